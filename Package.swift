@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The core library `CallDir` depends only on the C libraries (zlib, SQLite) and Glibc,
+// so an app, a server or the one-shot CLI pays for nothing else at start-up.
+let package = Package(
+    name: "calldir",
+    products: [
+        .library(name: "CallDir", targets: ["CallDir"]),
+        .executable(name: "calldir", targets: ["calldir"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CallDir", dependencies: ["CZlib", "CSQLite"]),
+        .executableTarget(
+            name: "calldir",
+            dependencies: [
+                "CallDir",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
+        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"]),
+        .testTarget(name: "CLITests", dependencies: ["CallDir"]),
+    ]
+)
