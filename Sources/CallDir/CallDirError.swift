@@ -1,0 +1,42 @@
+/// The one error type of the library: a code scripts can branch on, a message that says what
+/// went wrong and what to do, and the context that locates it.
+public struct CallDirError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// A file could not be opened, read, written, synced or renamed.
+        case io
+        /// An input list is malformed in a way that is not one bad row (bad gzip, bad SQL...).
+        case badInput = "bad-input"
+        /// Rows were rejected by validation; the compile did not publish an index.
+        case invalidList = "invalid-list"
+        /// An index file failed a structural or checksum check.
+        case corruptIndex = "corrupt-index"
+        /// The index was written by an incompatible major version of the format.
+        case unsupportedVersion = "unsupported-version"
+        /// A limit set by the user (--max-numbers, batch size, memory) was exceeded.
+        case limitExceeded = "limit-exceeded"
+        /// Options that do not fit together.
+        case usage
+    }
+
+    public var code: Code
+    public var message: String
+    public var path: String?
+    public var line: Int?
+    /// Byte offset in a file, for damage reports.
+    public var offset: Int?
+
+    public init(_ code: Code, _ message: String, path: String? = nil, line: Int? = nil, offset: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.line = line
+        self.offset = offset
+    }
+
+    public var description: String {
+        var prefix = ""
+        if let path { prefix = path + (line.map { ":\($0)" } ?? "") + ": " }
+        if let offset { return prefix + message + " (at byte \(offset))" }
+        return prefix + message
+    }
+}
