@@ -1,0 +1,85 @@
+/// Writes an index file as FORMAT.md lays it out: a header placeholder, sections appended in
+/// order (each 64-byte aligned, each with its CRC), the section table, the trailer, and finally
+/// the real header. Nothing is visible at the destination until `publish()`.
+final class IndexWriter {
+    private let file: AtomicFile
+    private var table: [SectionEntry] = []
+    private var open: (kind: SectionKind, offset: Int, crc: UInt32)?
+    /// CRC of every byte after the header, for the trailer's whole-file CRC.
+    private var bodyCRC: UInt32 = 0
+
+    var destination: String { file.destination }
+
+    init(destination: String) throws {
+        file = try AtomicFile(destination: destination)
+        try file.append([UInt8](repeating: 0, count: IndexFormat.headerSize))
+    }
+
+    func beginSection(_ kind: SectionKind) throws {
+        precondition(open == nil, "IndexWriter: section \(open!.kind) still open")
+        var padding: [UInt8] = []
+        padding.append(contentsOf: repeatElement(0, count: (IndexFormat.sectionAlignment
+            - file.length % IndexFormat.sectionAlignment) % IndexFormat.sectionAlignment))
+        try appendBody(padding)
+        open = (kind, file.length, 0)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        precondition(open != nil, "IndexWriter: write outside a section")
+        open!.crc = Checksum.crc32(bytes, continuing: open!.crc)
+        bodyCRC = Checksum.crc32(bytes, continuing: bodyCRC)
+        try file.append(bytes)
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in try write(raw) }
+    }
+
+    /// Closes the open section; returns its offset and length.
+    @discardableResult
+    func endSection() throws -> (offset: Int, length: Int) {
+        guard let section = open else { preconditionFailure("IndexWriter: no open section") }
+        open = nil
+        let length = file.length - section.offset
+        table.append(SectionEntry(kind: section.kind, offset: section.offset, length: length, crc: section.crc))
+        return (section.offset, length)
+    }
+
+    /// Maps the sections written so far (for read-back passes before publishing).
+    func mapWritten() throws -> MappedFile { try file.mapWritten() }
+
+    /// Writes table, trailer and header, then publishes atomically. Returns file size and CRC.
+    func publish() throws -> (size: Int, crc: UInt32) {
+        precondition(open == nil, "IndexWriter: publish with a section open")
+        var tableBytes: [UInt8] = []
+        for entry in table { entry.encode(into: &tableBytes) }
+        try appendBody(paddingToAlignment())
+        let tableOffset = file.length
+        try appendBody(tableBytes)
+        let size = file.length + IndexFormat.trailerSize
+        let header = FileHeader(sectionCount: table.count, fileSize: size, sectionTableOffset: tableOffset,
+                                sectionTableCRC: Checksum.crc32(tableBytes)).encoded()
+        let bodyLength = file.length - IndexFormat.headerSize
+        let fileCRC = Checksum.combine(Checksum.crc32(header), bodyCRC, lengthB: bodyLength)
+        var trailer: [UInt8] = []
+        trailer.appendLE(fileCRC)
+        trailer.appendLE(UInt32(0))
+        trailer.append(contentsOf: IndexFormat.trailerMagic)
+        try file.append(trailer)
+        try file.write(header, at: 0)
+        try file.publish()
+        return (size, fileCRC)
+    }
+
+    func discard() { file.discard() }
+
+    private func paddingToAlignment() -> [UInt8] {
+        let a = IndexFormat.sectionAlignment
+        return [UInt8](repeating: 0, count: (a - file.length % a) % a)
+    }
+
+    private func appendBody(_ bytes: [UInt8]) throws {
+        bodyCRC = Checksum.crc32(bytes, continuing: bodyCRC)
+        try file.append(bytes)
+    }
+}

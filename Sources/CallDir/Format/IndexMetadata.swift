@@ -1,0 +1,63 @@
+/// Build facts stored in the metadata section, for `inspect` and the daemon. Lookups never
+/// depend on it: the directories are authoritative and `verify` checks the two agree.
+public struct IndexMetadata: Equatable, Sendable {
+    public var blockedNumbers: Int = 0
+    public var identifiedNumbers: Int = 0
+    /// Numbers stored exactly in both kinds (blocked and labelled).
+    public var numbersInBoth: Int = 0
+    public var blockedRanges: Int = 0
+    public var identifiedRanges: Int = 0
+    /// Numbers covered by the ranges of each kind.
+    public var blockedRangeNumbers: Int64 = 0
+    public var identifiedRangeNumbers: Int64 = 0
+    public var labels: Int = 0
+    /// Entries a CallKit extension would add: ranges expanded, numbers inside a range once.
+    public var deviceEntries: Int64 = 0
+    /// Unix seconds from SOURCE_DATE_EPOCH or --build-time; 0 when not recorded, so that
+    /// the same input gives the same bytes.
+    public var buildTime: Int64 = 0
+    public var generator: String = "calldir \(CallDirVersion.string)"
+
+    public init() {}
+
+    func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        for value in [Int64(blockedNumbers), Int64(identifiedNumbers), Int64(numbersInBoth), Int64(blockedRanges),
+                      Int64(identifiedRanges), blockedRangeNumbers, identifiedRangeNumbers, Int64(labels),
+                      deviceEntries, buildTime] {
+            out.appendLE(value)
+        }
+        let text = Array(generator.utf8.prefix(255))
+        out.appendLE(UInt32(text.count))
+        out.append(contentsOf: text)
+        return out
+    }
+
+    init(decoding section: UnsafeRawBufferPointer, path: String) throws {
+        var values: [Int64] = []
+        for i in 0..<10 {
+            guard let v = section.readLE(Int64.self, at: i * 8), v >= 0 else {
+                throw CallDirError(.corruptIndex, "metadata: field \(i) missing or negative", path: path)
+            }
+            values.append(v)
+        }
+        guard let length = section.readLE(UInt32.self, at: 80), 84 + Int(length) <= section.count else {
+            throw CallDirError(.corruptIndex, "metadata: generator string out of bounds", path: path)
+        }
+        blockedNumbers = Int(values[0])
+        identifiedNumbers = Int(values[1])
+        numbersInBoth = Int(values[2])
+        blockedRanges = Int(values[3])
+        identifiedRanges = Int(values[4])
+        blockedRangeNumbers = values[5]
+        identifiedRangeNumbers = values[6]
+        labels = Int(values[7])
+        deviceEntries = values[8]
+        buildTime = values[9]
+        generator = String(decoding: UnsafeRawBufferPointer(rebasing: section[84..<(84 + Int(length))]), as: UTF8.self)
+    }
+}
+
+public enum CallDirVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,144 @@
+/// A compiled index, memory-mapped and read in place. Opening checks the header, the section
+/// table and the small sections (directories, labels, ranges, metadata) against their CRCs;
+/// the large numbers sections are checked block by block as lookups touch them, unless the
+/// index was opened with `verify: true`, which checks every byte once (as the daemon does).
+public final class CallDirIndex: @unchecked Sendable {  // immutable after init
+    public let path: String
+    public let file: MappedFile
+    public let metadata: IndexMetadata
+    /// CRC-32 of the whole file (from the trailer): the index's identity.
+    public let checksum: UInt32
+    /// True when every checksum and invariant was verified at open.
+    public let isVerified: Bool
+    let sections: [SectionKind: SectionEntry]
+    let blocked: NumberSetReader
+    let identified: NumberSetReader
+    let labels: LabelTableReader
+    let blockedRanges: RangeTableReader
+    let identifiedRanges: RangeTableReader
+
+    public convenience init(path: String, verify: Bool = false) throws {
+        try self.init(file: MappedFile(path: path), verify: verify)
+    }
+
+    public init(file: MappedFile, verify: Bool = false) throws {
+        let path = file.path
+        let bytes = file.bytes
+        self.path = path
+        self.file = file
+        let header = try FileHeader.decode(bytes, path: path)
+        let table = try SectionTable.read(bytes, header: header, path: path)
+        sections = table
+        checksum = bytes.readLE(UInt32.self, at: bytes.count - IndexFormat.trailerSize)!
+        func section(_ kind: SectionKind) -> UnsafeRawBufferPointer {
+            let s = table[kind]!
+            return UnsafeRawBufferPointer(rebasing: bytes[s.offset..<(s.offset + s.length)])
+        }
+        for kind in [SectionKind.metadata, .blockedDirectory, .identifiedDirectory, .labels, .blockedRanges, .identifiedRanges] {
+            try SectionTable.checkCRC(table[kind]!, bytes: bytes, path: path)
+        }
+        metadata = try IndexMetadata(decoding: section(.metadata), path: path)
+        blocked = try NumberSetReader(data: section(.blockedNumbers), directorySection: section(.blockedDirectory),
+                                      name: SectionKind.blockedNumbers.name, path: path)
+        identified = try NumberSetReader(data: section(.identifiedNumbers), directorySection: section(.identifiedDirectory),
+                                         name: SectionKind.identifiedNumbers.name, path: path)
+        labels = try LabelTableReader(section(.labels), path: path)
+        blockedRanges = try RangeTableReader(section(.blockedRanges), withLabels: false, path: path)
+        identifiedRanges = try RangeTableReader(section(.identifiedRanges), withLabels: true, path: path)
+        isVerified = verify
+        if verify { try IndexVerifier(index: self).verifyAll() }
+    }
+
+    /// Blocking entries stored one by one (ranges not counted).
+    public var blockedCount: Int { blocked.count }
+    /// Identification entries stored one by one.
+    public var identifiedCount: Int { identified.count }
+    public var labelCount: Int { labels.count }
+    public var blockedRangeCount: Int { blockedRanges.count }
+    public var identifiedRangeCount: Int { identifiedRanges.count }
+
+    /// Classifies `number`. Throws only when the part of the file it needs is damaged.
+    public func lookup(_ number: Int64) throws -> LookupResult {
+        var result = LookupResult(number: number)
+        let check = !isVerified
+        if try blocked.find(number, checkBlock: check, path: path) != nil {
+            result.blocked = .exact
+        } else if let (range, _) = blockedRanges.find(number) {
+            result.blocked = .range
+            result.blockedRange = range
+        }
+        if let id = try identified.find(number, checkBlock: check, path: path) {
+            result.label = try labels.label(id, path: path)
+            result.labelMatch = .exact
+        } else if let (range, id) = identifiedRanges.find(number) {
+            result.label = try labels.label(id, path: path)
+            result.labelMatch = .range
+            result.labelRange = range
+        }
+        return result
+    }
+
+    /// Section name, offset and length, in file order (for `inspect`).
+    public var sectionLayout: [(name: String, offset: Int, length: Int)] {
+        sections.values.sorted { $0.offset < $1.offset }.map { ($0.kind.name, $0.offset, $0.length) }
+    }
+
+    /// Every label, in id order.
+    public var allLabels: [String] { (0..<labels.count).compactMap { try? labels.label(UInt32($0), path: path) } }
+}
+
+/// Reads and checks the section table.
+enum SectionTable {
+    static func read(_ bytes: UnsafeRawBufferPointer, header: FileHeader, path: String) throws -> [SectionKind: SectionEntry] {
+        func damage(_ message: String, _ offset: Int? = nil) -> CallDirError {
+            CallDirError(.corruptIndex, message, path: path, offset: offset)
+        }
+        let trailerStart = bytes.count - IndexFormat.trailerSize
+        guard trailerStart >= IndexFormat.headerSize,
+              bytes[(trailerStart + 8)...].elementsEqual(IndexFormat.trailerMagic) else {
+            throw damage("trailer missing: the file is truncated or was not completely written", trailerStart)
+        }
+        let tableLength = header.sectionCount * IndexFormat.sectionEntrySize
+        guard header.sectionCount <= 1024, header.sectionTableOffset >= IndexFormat.headerSize,
+              header.sectionTableOffset + tableLength <= trailerStart else {
+            throw damage("section table out of bounds", header.sectionTableOffset)
+        }
+        let table = UnsafeRawBufferPointer(rebasing: bytes[header.sectionTableOffset..<(header.sectionTableOffset + tableLength)])
+        guard Checksum.crc32(table) == header.sectionTableCRC else {
+            throw damage("section table checksum mismatch", header.sectionTableOffset)
+        }
+        var sections: [SectionKind: SectionEntry] = [:]
+        for i in 0..<header.sectionCount {
+            let at = i * IndexFormat.sectionEntrySize
+            let rawKind = table.readLE(UInt32.self, at: at)!
+            let offset = Int(clamping: table.readLE(UInt64.self, at: at + 8)!)
+            let length = Int(clamping: table.readLE(UInt64.self, at: at + 16)!)
+            guard offset >= IndexFormat.headerSize, offset % IndexFormat.sectionAlignment == 0,
+                  length <= header.sectionTableOffset, offset <= header.sectionTableOffset - length else {
+                throw damage("section \(i) lies outside the file", header.sectionTableOffset + at)
+            }
+            guard let kind = SectionKind(rawValue: rawKind) else { continue }  // newer minor version
+            guard sections[kind] == nil else { throw damage("section \(kind.name) appears twice") }
+            sections[kind] = SectionEntry(kind: kind, offset: offset, length: length, crc: table.readLE(UInt32.self, at: at + 24)!)
+        }
+        for kind in SectionKind.allCases where sections[kind] == nil {
+            throw damage("section \(kind.name) is missing")
+        }
+        return sections
+    }
+
+    static func checkCRC(_ entry: SectionEntry, bytes: UnsafeRawBufferPointer, path: String) throws {
+        let body = UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.length)])
+        let actual = Checksum.crc32(body)
+        guard actual == entry.crc else {
+            throw CallDirError(.corruptIndex,
+                               "section \(entry.kind.name) checksum mismatch (expected \(hex(entry.crc)), got \(hex(actual)))",
+                               path: path, offset: entry.offset)
+        }
+    }
+}
+
+func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+}

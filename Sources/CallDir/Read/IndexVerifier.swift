@@ -1,0 +1,82 @@
+/// Checks every checksum and structural invariant of an opened index: what `calldir verify`
+/// runs and what the daemon runs before it serves a file. The first problem found is thrown,
+/// naming the damaged section.
+struct IndexVerifier {
+    let index: CallDirIndex
+
+    func verifyAll() throws {
+        let bytes = index.file.bytes
+        for entry in index.sections.values.sorted(by: { $0.offset < $1.offset }) {
+            try SectionTable.checkCRC(entry, bytes: bytes, path: index.path)
+        }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - IndexFormat.trailerSize)])
+        let actual = Checksum.crc32(body)
+        guard actual == index.checksum else {
+            throw damage("trailer", "whole-file checksum mismatch (expected \(hex(index.checksum)), got \(hex(actual)))")
+        }
+        try verifyNumbers(index.blocked, withLabels: false)
+        try verifyNumbers(index.identified, withLabels: true)
+        try verifyRanges(index.blockedRanges, name: SectionKind.blockedRanges.name)
+        try verifyRanges(index.identifiedRanges, name: SectionKind.identifiedRanges.name)
+        try verifyLabels()
+        try verifyMetadata()
+    }
+
+    private func damage(_ section: String, _ message: String) -> CallDirError {
+        CallDirError(.corruptIndex, "\(section): \(message)", path: index.path)
+    }
+
+    private func verifyNumbers(_ set: NumberSetReader, withLabels: Bool) throws {
+        var previous: Int64 = 0
+        for b in 0..<set.blockCount {
+            guard set.blockIsIntact(b) else { throw damage(set.name, "block \(b) fails its checksum") }
+            guard let block = set.reader(forBlock: b) else { throw damage(set.name, "block \(b) is malformed") }
+            if !withLabels, block.labelBits != 0 { throw damage(set.name, "block \(b) carries labels") }
+            var ordered = true
+            let produced = block.forEach { value in
+                ordered = value > previous && value <= E164.validValues.upperBound
+                previous = value
+                return ordered
+            }
+            guard ordered else { throw damage(set.name, "block \(b): numbers not strictly ascending") }
+            guard produced == block.count else { throw damage(set.name, "block \(b) decodes \(produced) of \(block.count) numbers") }
+            if withLabels {
+                for i in 0..<block.count where Int(block.label(at: i)) >= index.labels.count {
+                    throw damage(set.name, "block \(b) refers to missing label \(block.label(at: i))")
+                }
+            }
+        }
+    }
+
+    private func verifyRanges(_ table: RangeTableReader, name: String) throws {
+        var previousLast: Int64 = 0
+        for i in 0..<table.count {
+            let r = table.range(i)
+            guard r.first > previousLast, r.first <= r.last, r.last < Int64.max else {
+                throw damage(name, "range \(i) is out of order, overlapping or empty")
+            }
+            guard !table.withLabels || Int(r.label) < index.labels.count else {
+                throw damage(name, "range \(i) refers to missing label \(r.label)")
+            }
+            previousLast = r.last
+        }
+    }
+
+    private func verifyLabels() throws {
+        for id in 0..<index.labels.count {
+            let label = try index.labels.label(UInt32(id), path: index.path)
+            var copy = label
+            let problem = copy.withUTF8 { LabelRule.problem(UnsafeRawBufferPointer($0)) }
+            if let problem { throw damage(SectionKind.labels.name, "label \(id): \(problem)") }
+        }
+    }
+
+    private func verifyMetadata() throws {
+        let m = index.metadata
+        guard m.blockedNumbers == index.blocked.count, m.identifiedNumbers == index.identified.count,
+              m.blockedRanges == index.blockedRanges.count, m.identifiedRanges == index.identifiedRanges.count,
+              m.labels == index.labels.count else {
+            throw damage(SectionKind.metadata.name, "counts disagree with the sections")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The labels section: u32 count, (count + 1) u32 offsets, UTF-8 text.
+struct LabelTableReader {
+    let section: UnsafeRawBufferPointer
+    let count: Int
+    private let textStart: Int
+
+    init(_ section: UnsafeRawBufferPointer, path: String) throws {
+        guard let count = section.readLE(UInt32.self, at: 0) else {
+            throw CallDirError(.corruptIndex, "labels: section too short", path: path)
+        }
+        let textStart = 4 + (Int(count) + 1) * 4
+        guard textStart <= section.count else {
+            throw CallDirError(.corruptIndex, "labels: \(count) offsets do not fit the section", path: path)
+        }
+        self.section = section
+        self.count = Int(count)
+        self.textStart = textStart
+    }
+
+    func label(_ id: UInt32, path: String) throws -> String {
+        let i = Int(id)
+        guard i < count, let start = section.readLE(UInt32.self, at: 4 + i * 4),
+              let end = section.readLE(UInt32.self, at: 8 + i * 4),
+              start <= end, textStart + Int(end) <= section.count else {
+            throw CallDirError(.corruptIndex, "labels: label \(id) is out of bounds", path: path)
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: section[(textStart + Int(start))..<(textStart + Int(end))])
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A range section: sorted, disjoint (first, last) pairs of i64, plus a u32 label id and
+/// 4 zero bytes per range in identification ranges.
+struct RangeTableReader {
+    let section: UnsafeRawBufferPointer
+    let count: Int
+    let stride: Int
+    let withLabels: Bool
+
+    init(_ section: UnsafeRawBufferPointer, withLabels: Bool, path: String) throws {
+        stride = withLabels ? IndexFormat.identifyRangeSize : IndexFormat.blockRangeSize
+        guard section.count % stride == 0 else {
+            throw CallDirError(.corruptIndex, "range section length \(section.count) is not a multiple of \(stride)", path: path)
+        }
+        self.section = section
+        self.count = section.count / stride
+        self.withLabels = withLabels
+    }
+
+    @inline(__always)
+    func range(_ i: Int) -> (first: Int64, last: Int64, label: UInt32) {
+        let at = i * stride
+        return (section.readLE(Int64.self, at: at)!, section.readLE(Int64.self, at: at + 8)!,
+                withLabels ? section.readLE(UInt32.self, at: at + 16)! : 0)
+    }
+
+    /// The range holding `number` and its label id.
+    func find(_ number: Int64) -> (NumberRange, UInt32)? {
+        var low = 0
+        var high = count
+        while low < high {  // first range whose last >= number
+            let mid = (low + high) >> 1
+            if range(mid).last < number { low = mid + 1 } else { high = mid }
+        }
+        guard low < count else { return nil }
+        let r = range(low)
+        guard r.first <= number, r.first <= r.last else { return nil }
+        return (NumberRange(first: r.first, last: r.last), r.label)
+    }
+}
