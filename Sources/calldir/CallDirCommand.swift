@@ -1,9 +1,21 @@
 import ArgumentParser
+import CallDir
 
 @main
 struct CallDirCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calldir",
-        abstract: "Compile phone-number blocking and identification lists into a checksummed index, and look numbers up in it."
+        abstract: "Compile phone-number blocking and identification lists into a checksummed index, and look numbers up in it.",
+        discussion: """
+        Numbers are E.164 digits without '+', as CallKit takes them: 18005555555.
+        The index path defaults to $CALLDIR_INDEX, else $XDG_DATA_HOME/calldir/index.calldir
+        (~/.local/share/calldir/index.calldir), for every subcommand.
+
+        Exit status: 0 success; 1 a negative answer (lookup: a number is not listed;
+        compile: the list breaks a rule; verify: the index is damaged); 2 an error
+        (bad usage, unreadable input, a missing or damaged index for lookup).
+        """,
+        version: CallDirVersion.string,
+        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self]
     )
 }

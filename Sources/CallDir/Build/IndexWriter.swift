@@ -48,6 +48,12 @@ final class IndexWriter {
     /// Maps the sections written so far (for read-back passes before publishing).
     func mapWritten() throws -> MappedFile { try file.mapWritten() }
 
+    /// The bytes of a closed section inside a mapping from `mapWritten()`.
+    func bytes(of kind: SectionKind, in mapped: MappedFile) -> UnsafeRawBufferPointer {
+        guard let entry = table.first(where: { $0.kind == kind }) else { preconditionFailure("no section \(kind)") }
+        return UnsafeRawBufferPointer(rebasing: mapped.bytes[entry.offset..<(entry.offset + entry.length)])
+    }
+
     /// Writes table, trailer and header, then publishes atomically. Returns file size and CRC.
     func publish() throws -> (size: Int, crc: UInt32) {
         precondition(open == nil, "IndexWriter: publish with a section open")

@@ -8,7 +8,7 @@ public enum NormalizedEntry: Equatable, Sendable {
 
 /// Why a field could not be made a possible E.164 number. The raw values are stable: they
 /// appear in summaries, `--rejects` files and JSON output.
-public enum RejectReason: String, Sendable, CaseIterable, Comparable {
+public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable {
     case empty = "empty"
     case invalidCharacter = "invalid-character"
     case tooShort = "too-short"

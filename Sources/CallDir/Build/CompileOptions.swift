@@ -1,0 +1,58 @@
+/// Everything `calldir compile` can be asked to do. Sources of one kind are read in order and,
+/// without `sort`, must be ascending across files as well as within them.
+public struct CompileOptions: Sendable {
+    public var blockSources: [SourceSpec] = []
+    public var identifySources: [SourceSpec] = []
+    /// Numbers and ranges that must never be blocked.
+    public var allowSources: [SourceSpec] = []
+    public var output: String
+    /// Calling code for national numbers (nil: numbers must carry their country code).
+    public var country: Int?
+    /// Stop after this many problems (validation errors, or rejected rows in strict mode).
+    public var maxErrors = 20
+    /// Count and skip rows that cannot be normalised instead of failing.
+    public var skipInvalid = false
+    /// Write every rejected row (file:line, reason, text) here.
+    public var rejectsPath: String?
+    /// Accept any order: external merge sort within `memoryBudget`, spilling under `temporaryFolder`.
+    public var sort = false
+    /// Collapse repeats of a number into one entry (first source wins for labels).
+    public var dedupe = false
+    public var memoryBudget = 64 << 20
+    public var temporaryFolder = "/tmp"
+    /// Fail when a device would have to load more entries than this (ranges counted by size).
+    public var maxNumbers: Int64?
+    /// Unix seconds to record as the build time (0: none, keeping output reproducible).
+    public var buildTime: Int64 = 0
+
+    public init(output: String) { self.output = output }
+}
+
+/// Where rows come from.
+public enum SourceSpec: Sendable {
+    /// A file path (`-` for stdin), format detected from its content unless given.
+    case file(String, format: InputFormat = .auto, options: TextListOptions = .init())
+    /// `PATH:QUERY` for a SQLite database.
+    case sqlite(String)
+
+    public var displayName: String {
+        switch self {
+        case .file(let path, _, _): return path == "-" ? "<stdin>" : path
+        case .sqlite(let spec): return spec
+        }
+    }
+
+    func open() throws -> any EntrySource {
+        switch self {
+        case .file(let path, let format, let options): return try openSource(path: path, format: format, options: options)
+        case .sqlite(let spec): return try SQLiteSource(spec: spec)
+        }
+    }
+}
+
+/// The kinds of entry an index holds.
+public enum EntryKind: String, Sendable {
+    case block
+    case identify
+    case allow
+}

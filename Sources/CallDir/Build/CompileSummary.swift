@@ -1,0 +1,33 @@
+/// What a successful compile produced and what it left out, with every input row accounted
+/// for: rows read = entries stored + range rows + duplicates collapsed + rows rejected.
+public struct CompileSummary: Sendable {
+    public var output: String
+    public var rowsRead = 0
+    public var blockedNumbers = 0
+    public var identifiedNumbers = 0
+    public var numbersInBoth = 0
+    public var blockedRanges = 0
+    public var identifiedRanges = 0
+    public var blockedRangeNumbers: Int64 = 0
+    public var identifiedRangeNumbers: Int64 = 0
+    /// Rows of range syntax read (before merging).
+    public var rangeRows = 0
+    public var labels = 0
+    /// Rows dropped by reason: reject reasons, `duplicate`, `label-conflict`, `allowed`, ...
+    public var rejected: [String: Int] = [:]
+    public var duplicates = 0
+    public var labelConflicts = 0
+    /// Blocking numbers removed by --allow, and numbers cut out of blocking ranges.
+    public var allowedNumbersRemoved = 0
+    public var allowedRangeNumbersRemoved: Int64 = 0
+    public var deviceEntries: Int64 = 0
+    public var sortRuns = 0
+    public var fileBytes = 0
+    public var checksum: UInt32 = 0
+    public var seconds = 0.0
+
+    /// Entries stored one by one, both kinds.
+    public var entries: Int { blockedNumbers + identifiedNumbers }
+    public var bytesPerEntry: Double { entries == 0 ? 0 : Double(fileBytes) / Double(entries) }
+    public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+}

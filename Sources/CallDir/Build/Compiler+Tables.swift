@@ -1,0 +1,61 @@
+/// The compile's closing steps: read-back statistics, the device budget, the small sections.
+extension Compiler {
+    /// Reads the numbers sections back from the unpublished file to count numbers in both
+    /// kinds and exact numbers already inside a range (a device loads those only once).
+    func countOverlaps(writer: IndexWriter, blockSegments: [NumberRange], identifySegments: [NumberRange]) throws {
+        let mapped = try writer.mapWritten()
+        func set(_ data: SectionKind, _ directory: SectionKind) throws -> NumberSetReader {
+            try NumberSetReader(data: writer.bytes(of: data, in: mapped), directorySection: writer.bytes(of: directory, in: mapped),
+                                name: data.name, path: writer.destination)
+        }
+        let blocked = try set(.blockedNumbers, .blockedDirectory)
+        let identified = try set(.identifiedNumbers, .identifiedDirectory)
+        var a = NumberCursor(blocked, releasingPagesOf: mapped)
+        var b = NumberCursor(identified, releasingPagesOf: mapped)
+        summary.numbersInBoth = OverlapCounter.common(&a, &b)
+        var c = NumberCursor(blocked, releasingPagesOf: mapped)
+        let blockedInside = OverlapCounter.insideRanges(&c, blockSegments)
+        var d = NumberCursor(identified, releasingPagesOf: mapped)
+        let identifiedInside = OverlapCounter.insideRanges(&d, identifySegments)
+        summary.deviceEntries = Int64(blocked.count - blockedInside) + summary.blockedRangeNumbers
+            + Int64(identified.count - identifiedInside) + summary.identifiedRangeNumbers
+    }
+
+    func checkDeviceBudget() throws {
+        guard let budget = options.maxNumbers, summary.deviceEntries > budget else { return }
+        throw CallDirError(.limitExceeded,
+                           "a device would have to load \(summary.deviceEntries) entries (ranges expanded), above --max-numbers \(budget); no index written",
+                           path: options.output)
+    }
+
+    func writeTables(writer: IndexWriter, blockSegments: [NumberRange], identifySegments: [(NumberRange, UInt32)]) throws {
+        summary.labels = labels.count
+        try writer.beginSection(.labels)
+        try writer.write(labels.encoded())
+        try writer.endSection()
+        var out: [UInt8] = []
+        for r in blockSegments { out.appendLE(r.first); out.appendLE(r.last) }
+        try writer.beginSection(.blockedRanges)
+        try writer.write(out)
+        try writer.endSection()
+        out.removeAll()
+        for (r, label) in identifySegments { out.appendLE(r.first); out.appendLE(r.last); out.appendLE(label); out.appendLE(UInt32(0)) }
+        try writer.beginSection(.identifiedRanges)
+        try writer.write(out)
+        try writer.endSection()
+        var metadata = IndexMetadata()
+        metadata.blockedNumbers = summary.blockedNumbers
+        metadata.identifiedNumbers = summary.identifiedNumbers
+        metadata.numbersInBoth = summary.numbersInBoth
+        metadata.blockedRanges = summary.blockedRanges
+        metadata.identifiedRanges = summary.identifiedRanges
+        metadata.blockedRangeNumbers = summary.blockedRangeNumbers
+        metadata.identifiedRangeNumbers = summary.identifiedRangeNumbers
+        metadata.labels = labels.count
+        metadata.deviceEntries = summary.deviceEntries
+        metadata.buildTime = options.buildTime
+        try writer.beginSection(.metadata)
+        try writer.write(metadata.encoded())
+        try writer.endSection()
+    }
+}

@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Compiles lists into an index: read -> normalise -> (sort) -> validate -> encode -> publish.
+/// Streams: memory is bounded by the sort budget plus the block directory, not the list.
+public final class Compiler {
+    let options: CompileOptions
+    private let normalizer: NumberNormalizer
+    private let sourceNames: [String]
+    private let log: DiagnosticLog
+    private let onProgress: ((Int) -> Void)?
+    let labels = LabelTable()
+    var summary: CompileSummary
+    var rejects: RejectLog!
+
+    public init(options: CompileOptions, onDiagnostic: @escaping (Diagnostic) -> Void,
+                onProgress: ((Int) -> Void)? = nil) throws {
+        self.options = options
+        normalizer = try NumberNormalizer(country: options.country)
+        sourceNames = (options.blockSources + options.identifySources + options.allowSources).map(\.displayName)
+        log = DiagnosticLog(limit: options.maxErrors, sourceNames: sourceNames, onDiagnostic: onDiagnostic)
+        self.onProgress = onProgress
+        summary = CompileSummary(output: options.output)
+    }
+
+    /// Compiles and publishes. On any failure no index is written and an existing file at the
+    /// output path is left untouched; the error is `.invalidList` when rows broke the rules
+    /// (each already reported through `onDiagnostic`).
+    public func run() throws -> CompileSummary {
+        let started = monotonicSeconds()
+        rejects = try RejectLog(path: options.rejectsPath, sourceNames: sourceNames)
+        let writer = try IndexWriter(destination: options.output)
+        do {
+            try compile(into: writer)
+        } catch is DiagnosticLog.LimitReached {
+            writer.discard()
+            try? rejects.close()
+            throw CallDirError(.invalidList, "stopped after \(log.count) problems (--max-errors \(options.maxErrors)); no index written",
+                               path: options.output)
+        } catch {
+            writer.discard()
+            try? rejects.close()
+            throw error
+        }
+        try rejects.close()
+        summary.rejected = rejects.counts
+        summary.seconds = monotonicSeconds() - started
+        return summary
+    }
+
+    private func compile(into writer: IndexWriter) throws {
+        let allow = try loadAllowList()
+        let blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
+        let blockRanges = try readKind(.block, sources: options.blockSources, firstSource: 0, encoder: blocked, allow: allow)
+        try blocked.finish()
+        let identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
+        let identifyRanges = try readKind(.identify, sources: options.identifySources,
+                                          firstSource: options.blockSources.count, encoder: identified, allow: allow)
+        try identified.finish()
+        if log.count > 0 {
+            throw CallDirError(.invalidList, "\(log.count) problem\(log.count == 1 ? "" : "s") found; no index written",
+                               path: options.output)
+        }
+        try blocked.writeDirectory(kind: .blockedDirectory)
+        try identified.writeDirectory(kind: .identifiedDirectory)
+        let (blockSegments, cut) = RangeMath.subtract(allow, from: RangeMath.merge(blockRanges.map(\.range)))
+        let identifySegments = RangeMath.flatten(identifyRanges)
+        summary.allowedRangeNumbersRemoved = cut
+        summary.blockedNumbers = blocked.count
+        summary.identifiedNumbers = identified.count
+        summary.blockedRanges = blockSegments.count
+        summary.identifiedRanges = identifySegments.count
+        summary.blockedRangeNumbers = blockSegments.reduce(0) { $0 + $1.count }
+        summary.identifiedRangeNumbers = identifySegments.reduce(0) { $0 + $1.0.count }
+        try countOverlaps(writer: writer, blockSegments: blockSegments, identifySegments: identifySegments.map(\.0))
+        try checkDeviceBudget()
+        try writeTables(writer: writer, blockSegments: blockSegments, identifySegments: identifySegments)
+        let (size, crc) = try writer.publish()
+        summary.fileBytes = size
+        summary.checksum = crc
+    }
+
+    /// Reads every source of one kind into `encoder`; returns the range rows.
+    private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: NumberSetEncoder,
+                          allow: AllowList) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
+        let sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
+                             log: log, rejects: rejects)
+        let sorter = options.sort ? try ExternalSorter(memoryBudget: options.memoryBudget,
+                                                       temporaryFolder: options.temporaryFolder) : nil
+        var ranges: [(range: NumberRange, label: UInt32, origin: Origin)] = []
+        for (i, spec) in sources.enumerated() {
+            let source = try spec.open()
+            try source.forEachRow { row in
+                let origin = Origin(source: firstSource + i, line: row.line)
+                guard let entry = try normalizedRow(row, kind: kind, origin: origin) else { return }
+                let label = kind == .identify ? row.label : nil
+                switch entry {
+                case .number(let n):
+                    if let sorter { try sorter.append(number: n, origin: origin.raw, label: label) } else {
+                        try sink.accept(n, origin: origin, label: label)
+                    }
+                case .range(let r):
+                    summary.rangeRows += 1
+                    ranges.append((r, label.map { labels.intern($0) } ?? 0, origin))
+                }
+            }
+        }
+        if let sorter {
+            summary.sortRuns += sorter.runCount
+            try sorter.drain { n, origin, label in try sink.accept(n, origin: Origin(raw: origin), label: label) }
+        }
+        summary.duplicates += sink.duplicates
+        summary.labelConflicts += sink.labelConflicts
+        summary.allowedNumbersRemoved += sink.allowed
+        return ranges
+    }
+
+    /// The row's entry, or nil after reporting (strict) or counting (--skip-invalid) it.
+    private func normalizedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
+        summary.rowsRead += 1
+        if summary.rowsRead & 0xFFFF == 0 { onProgress?(summary.rowsRead) }
+        switch normalizer.normalize(row.number) {
+        case .failure(let reason):
+            try reject(origin, reason: reason.rawValue, explanation: reason.explanation, text: row.number)
+            return nil
+        case .success(let entry):
+            if kind == .identify {
+                guard let label = row.label else {
+                    try reject(origin, reason: "missing-label", explanation: "identification entries need a label",
+                               text: row.number)
+                    return nil
+                }
+                if let problem = LabelRule.problem(label) {
+                    try reject(origin, reason: problem, explanation: LabelRule.explanation(problem), text: row.number)
+                    return nil
+                }
+            }
+            return entry
+        }
+    }
+
+    private func reject(_ origin: Origin, reason: String, explanation: String, text: UnsafeRawBufferPointer) throws {
+        try rejects.record(origin, reason: reason, text: text)
+        if !options.skipInvalid {
+            let shown = String(decoding: text.prefix(60), as: UTF8.self)
+            try log.report(origin, rule: reason, "'\(shown)' rejected: \(explanation) (\(reason))")
+        }
+    }
+
+    private func loadAllowList() throws -> AllowList {
+        var numbers: [Int64] = []
+        var ranges: [NumberRange] = []
+        let first = options.blockSources.count + options.identifySources.count
+        for (i, spec) in options.allowSources.enumerated() {
+            try spec.open().forEachRow { row in
+                switch try normalizedRow(row, kind: .allow, origin: Origin(source: first + i, line: row.line)) {
+                case .number(let n): numbers.append(n)
+                case .range(let r): ranges.append(r)
+                case nil: break
+                }
+            }
+        }
+        return AllowList(numbers: numbers, ranges: ranges)
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

@@ -1,0 +1,50 @@
+/// A problem found in an input list, located by source and line.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public var source: String
+    public var line: Int
+    /// Stable rule name: `entries-out-of-order`, `duplicate-entries`, or a reject reason.
+    public var rule: String
+    public var message: String
+    /// The CallKit error this problem would cause on a device, when there is one.
+    public var callKitError: Int?
+
+    public var description: String { "\(source):\(line): \(message)" }
+}
+
+/// Where a row came from, packed for the hot path: source index << 40 | line.
+struct Origin: Comparable {
+    var raw: UInt64
+    init(source: Int, line: Int) { raw = UInt64(source) << 40 | UInt64(min(line, (1 << 40) - 1)) }
+    init(raw: UInt64) { self.raw = raw }
+    var source: Int { Int(raw >> 40) }
+    var line: Int { Int(raw & ((1 << 40) - 1)) }
+    static func < (a: Origin, b: Origin) -> Bool { a.raw < b.raw }
+}
+
+/// Collects problems up to a limit; past it, compiling stops.
+final class DiagnosticLog {
+    let limit: Int
+    let sourceNames: [String]
+    private let onDiagnostic: (Diagnostic) -> Void
+    private(set) var count = 0
+
+    init(limit: Int, sourceNames: [String], onDiagnostic: @escaping (Diagnostic) -> Void) {
+        self.limit = max(1, limit)
+        self.sourceNames = sourceNames
+        self.onDiagnostic = onDiagnostic
+    }
+
+    struct LimitReached: Error {}
+
+    func report(_ origin: Origin, rule: String, _ message: String, callKitError: Int? = nil) throws {
+        count += 1
+        onDiagnostic(Diagnostic(source: sourceNames[origin.source], line: origin.line, rule: rule,
+                                message: message, callKitError: callKitError))
+        if count >= limit { throw LimitReached() }
+    }
+
+    /// "line 41" in the same source, else "other.txt:41".
+    func place(_ origin: Origin, relativeTo current: Origin) -> String {
+        origin.source == current.source ? "line \(origin.line)" : "\(sourceNames[origin.source]):\(origin.line)"
+    }
+}

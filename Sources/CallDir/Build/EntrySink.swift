@@ -1,0 +1,72 @@
+/// The last stage before encoding, for one kind: enforces CallKit's strict ascending order
+/// (error 3) and uniqueness (error 4), collapses repeats under --dedupe, drops allowed numbers
+/// from blocking, interns labels, and appends to the encoder.
+final class EntrySink {
+    private let kind: EntryKind
+    private let encoder: NumberSetEncoder
+    private let labels: LabelTable
+    private let allow: AllowList
+    private let dedupe: Bool
+    private let log: DiagnosticLog
+    private let rejects: RejectLog
+    private var previous: Int64 = 0
+    private var previousOrigin = Origin(raw: 0)
+    private var previousLabel: [UInt8] = []
+    private(set) var duplicates = 0
+    private(set) var labelConflicts = 0
+    private(set) var allowed = 0
+
+    init(kind: EntryKind, encoder: NumberSetEncoder, labels: LabelTable, allow: AllowList, dedupe: Bool,
+         log: DiagnosticLog, rejects: RejectLog) {
+        self.kind = kind
+        self.encoder = encoder
+        self.labels = labels
+        self.allow = allow
+        self.dedupe = dedupe
+        self.log = log
+        self.rejects = rejects
+    }
+
+    var count: Int { encoder.count }
+
+    @inline(__always)
+    func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
+        if number <= previous {
+            try misplaced(number, origin: origin, label: label)
+            return
+        }
+        previous = number
+        previousOrigin = origin
+        if kind == .block, !allow.isEmpty, allow.contains(number) {
+            allowed += 1
+            try rejects.record(origin, reason: "allowed", text: String(number))
+            return
+        }
+        var id: UInt32 = 0
+        if kind == .identify, let label {
+            id = labels.intern(label)
+            if dedupe { previousLabel.removeAll(keepingCapacity: true); previousLabel.append(contentsOf: label) }
+        }
+        try encoder.append(number, label: id)
+    }
+
+    private func misplaced(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
+        let place = log.place(previousOrigin, relativeTo: origin)
+        if number == previous {
+            guard dedupe else {
+                try log.report(origin, rule: "duplicate-entries",
+                               "\(number) repeats \(place): duplicate entries (CallKit error 4)", callKitError: 4)
+                return
+            }
+            duplicates += 1
+            let conflict = kind == .identify && label.map { !$0.elementsEqual(previousLabel) } ?? false
+            if conflict { labelConflicts += 1 }
+            let text = "\(number)" + (label.map { "," + String(decoding: $0, as: UTF8.self) } ?? "")
+            try rejects.record(origin, reason: conflict ? "label-conflict" : "duplicate", text: text)
+            return
+        }
+        try log.report(origin, rule: "entries-out-of-order",
+                       "\(number) is not above \(previous) (\(place)): entries out of order (CallKit error 3)",
+                       callKitError: 3)
+    }
+}

@@ -1,0 +1,29 @@
+extension CompileSummary {
+    public var json: JSONValue {
+        .object([
+            ("output", .string(output)),
+            ("rowsRead", .int(Int64(rowsRead))),
+            ("blockedNumbers", .int(Int64(blockedNumbers))),
+            ("identifiedNumbers", .int(Int64(identifiedNumbers))),
+            ("numbersInBoth", .int(Int64(numbersInBoth))),
+            ("blockedRanges", .int(Int64(blockedRanges))),
+            ("identifiedRanges", .int(Int64(identifiedRanges))),
+            ("blockedRangeNumbers", .int(blockedRangeNumbers)),
+            ("identifiedRangeNumbers", .int(identifiedRangeNumbers)),
+            ("rangeRows", .int(Int64(rangeRows))),
+            ("labels", .int(Int64(labels))),
+            ("duplicates", .int(Int64(duplicates))),
+            ("labelConflicts", .int(Int64(labelConflicts))),
+            ("allowedNumbersRemoved", .int(Int64(allowedNumbersRemoved))),
+            ("allowedRangeNumbersRemoved", .int(allowedRangeNumbersRemoved)),
+            ("rejected", .object(rejected.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })),
+            ("rejectedTotal", .int(Int64(rejectedTotal))),
+            ("deviceEntries", .int(deviceEntries)),
+            ("sortRuns", .int(Int64(sortRuns))),
+            ("bytes", .int(Int64(fileBytes))),
+            ("bytesPerEntry", .double(bytesPerEntry)),
+            ("checksum", .string(hex(checksum))),
+            ("seconds", .double(seconds)),
+        ])
+    }
+}

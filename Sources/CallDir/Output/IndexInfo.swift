@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension CallDirIndex {
+    public var checksumText: String { hex(checksum) }
+
+    /// Stored entries (both kinds) per file byte.
+    public var bytesPerEntry: Double {
+        let entries = blockedCount + identifiedCount
+        return entries == 0 ? 0 : Double(file.bytes.count) / Double(entries)
+    }
+
+    public var infoJSON: JSONValue {
+        let m = metadata
+        return .object([
+            ("path", .string(path)),
+            ("formatVersion", .string("\(IndexFormat.majorVersion).\(IndexFormat.minorVersion)")),
+            ("bytes", .int(Int64(file.bytes.count))),
+            ("checksum", .string(checksumText)),
+            ("buildTime", m.buildTime == 0 ? .null : .string(isoDate(m.buildTime))),
+            ("generator", .string(m.generator)),
+            ("blockedNumbers", .int(Int64(blockedCount))),
+            ("identifiedNumbers", .int(Int64(identifiedCount))),
+            ("numbersInBoth", .int(Int64(m.numbersInBoth))),
+            ("blockedRanges", .int(Int64(blockedRangeCount))),
+            ("blockedRangeNumbers", .int(m.blockedRangeNumbers)),
+            ("identifiedRanges", .int(Int64(identifiedRangeCount))),
+            ("identifiedRangeNumbers", .int(m.identifiedRangeNumbers)),
+            ("labels", .int(Int64(labelCount))),
+            ("deviceEntries", .int(m.deviceEntries)),
+            ("bytesPerEntry", .double(bytesPerEntry)),
+            ("sections", .array(sectionLayout.map {
+                .object([("name", .string($0.name)), ("offset", .int(Int64($0.offset))), ("bytes", .int(Int64($0.length)))])
+            })),
+        ])
+    }
+
+    public var infoText: String {
+        let m = metadata
+        var lines = [
+            "index            \(path)",
+            "format           \(IndexFormat.majorVersion).\(IndexFormat.minorVersion)",
+            "size             \(file.bytes.count) bytes (\(roundedText(bytesPerEntry)) bytes/entry)",
+            "checksum         crc32 \(checksumText)",
+            "built            " + (m.buildTime == 0 ? "not recorded (reproducible build)" : isoDate(m.buildTime)),
+            "generator        \(m.generator)",
+            "blocked          \(blockedCount) numbers, \(blockedRangeCount) ranges covering \(m.blockedRangeNumbers) numbers",
+            "identified       \(identifiedCount) numbers, \(identifiedRangeCount) ranges covering \(m.identifiedRangeNumbers) numbers",
+            "labels           \(labelCount)",
+            "in both kinds    \(m.numbersInBoth) numbers",
+            "device entries   \(m.deviceEntries) (what a CallKit extension would load)",
+            "sections",
+        ]
+        for s in sectionLayout {
+            lines.append("  \(s.name.padding(20)) offset \(String(s.offset).padding(10)) \(s.length) bytes")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+func roundedText(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}
+
+/// UTC ISO 8601, without Foundation.
+func isoDate(_ seconds: Int64) -> String {
+    var t = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&t, &parts)
+    func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

@@ -1,0 +1,88 @@
+/// A minimal JSON value and writer, so the CLI and the daemon print the same shapes without
+/// pulling Foundation into the core.
+public enum JSONValue: Sendable, Equatable {
+    case object([(String, JSONValue)])
+    case array([JSONValue])
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case null
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.rendered() == b.rendered() }
+
+    public func rendered() -> String {
+        var out = ""
+        render(into: &out)
+        return out
+    }
+
+    public func render(into out: inout String) {
+        switch self {
+        case .object(let members):
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.quote(key, into: &out)
+                out += ":"
+                value.render(into: &out)
+            }
+            out += "}"
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.render(into: &out)
+            }
+            out += "]"
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .int(let v): out += String(v)
+        case .double(let v): out += v.isFinite ? String(v) : "null"
+        case .bool(let v): out += v ? "true" : "false"
+        case .null: out += "null"
+        }
+    }
+
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension LookupResult {
+    /// The JSON shape shared by `calldir lookup --json` and the daemon.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("number", .string("+\(number)")),
+            ("e164", .int(number)),
+            ("action", .string(action)),
+            ("blocked", .bool(blocked != nil)),
+        ]
+        if let blocked { members.append(("blockedMatch", .string(blocked.rawValue))) }
+        if let r = blockedRange { members.append(("blockedRange", r.json)) }
+        members.append(("label", label.map { .string($0) } ?? .null))
+        if let labelMatch { members.append(("labelMatch", .string(labelMatch.rawValue))) }
+        if let r = labelRange { members.append(("labelRange", r.json)) }
+        return .object(members)
+    }
+}
+
+extension NumberRange {
+    public var json: JSONValue { .object([("first", .int(first)), ("last", .int(last))]) }
+}

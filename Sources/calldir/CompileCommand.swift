@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CallDir
+
+struct CompileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compile",
+        abstract: "Validate number lists and compile them into an index.",
+        discussion: """
+        Lists are read in order; without --sort every kind must be strictly ascending across all
+        its files, exactly as CallKit requires (error 3 entriesOutOfOrder, error 4 duplicateEntries),
+        and each problem is reported as FILE:LINE: reason. Formats are recognised by content:
+        plain text (one number per line, '#' comments), CSV or TAB 'number,label' rows (a header
+        row selects columns), vCard, JSON arrays of {pattern|start,end, name}, XML plists
+        (Begone), each optionally gzip-compressed. '#' in a number is a wildcard digit
+        (33162######); 'FIRST-LAST' is a range. Both are stored as ranges.
+
+        The index is written to a temporary file, fsynced and renamed: on failure nothing is
+        published and an existing index is left as it was.
+
+        Examples:
+          calldir compile --block data/blocked.txt --identify data/identified.csv
+          calldir compile --country 1 --sort --dedupe --skip-invalid --rejects rejects.tsv \\
+              --block complaints.csv.gz -o ftc.calldir
+          calldir compile --block-sql 'spam.db:SELECT number FROM blocked' -o spam.calldir
+        """
+    )
+
+    @Option(name: [.customShort("b"), .long], parsing: .upToNextOption,
+            help: ArgumentHelp("Blocking lists. Use '-' for stdin.", valueName: "file"))
+    var block: [String] = []
+
+    @Option(name: [.customShort("i"), .long], parsing: .upToNextOption,
+            help: ArgumentHelp("Identification lists of 'number,label' rows. Use '-' for stdin.", valueName: "file"))
+    var identify: [String] = []
+
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("Numbers and ranges that must never be blocked; removed from blocking entries.", valueName: "file"))
+    var allow: [String] = []
+
+    @Option(name: .customLong("block-sql"), help: ArgumentHelp("Blocking numbers from SQLite: 'PATH:SELECT number FROM ...'.", valueName: "path:query"))
+    var blockSQL: [String] = []
+
+    @Option(name: .customLong("identify-sql"), help: ArgumentHelp("Identification entries from SQLite: 'PATH:SELECT number, label FROM ...'.", valueName: "path:query"))
+    var identifySQL: [String] = []
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Calling code for national numbers, e.g. 1, 33, 41. Without it, numbers must carry their country code.", valueName: "code"))
+    var country: Int?
+
+    @Option(help: "Input format for every file: auto, text, vcard, json or plist.")
+    var format: InputFormat = .auto
+
+    @Option(name: .customLong("number-column"), help: "CSV header name of the number column (default: number, pattern, phone...).")
+    var numberColumn: String?
+
+    @Option(name: .customLong("label-column"), help: "CSV header name of the label column (default: label, name, title...).")
+    var labelColumn: String?
+
+    @Flag(help: "Accept lists in any order: sort them with an external merge sort in bounded memory.")
+    var sort = false
+
+    @Flag(help: "Collapse repeated numbers into one entry (the first source row wins its label); each repeat is counted.")
+    var dedupe = false
+
+    @Flag(name: .customLong("skip-invalid"), help: "Count and skip rows that cannot be made E.164 numbers, instead of failing.")
+    var skipInvalid = false
+
+    @Option(help: ArgumentHelp("Write every row that did not become an entry (source:line, reason, text) to this TSV file.", valueName: "file"))
+    var rejects: String?
+
+    @Option(name: .customLong("max-errors"), help: "Stop after this many problems.")
+    var maxErrors = 20
+
+    @Option(help: "Memory budget for --sort runs, e.g. 64M or 1G.")
+    var memory = "64M"
+
+    @Option(help: "Folder for --sort's temporary runs.")
+    var tmpdir: String = "/tmp"
+
+    @Option(name: .customLong("max-numbers"), help: "Fail when a device would have to load more entries than this (ranges counted by size).")
+    var maxNumbers: Int64?
+
+    @Option(name: .customLong("build-time"), help: "Unix time to record as the build time (default: $SOURCE_DATE_EPOCH, else none, so output is reproducible).")
+    var buildTime: Int64?
+
+    @Flag(help: "Print the summary as JSON on stdout.")
+    var json = false
+
+    @Flag(name: [.customShort("q"), .long], help: "No summary or progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        if block.isEmpty && identify.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
+            throw ValidationError("Nothing to compile: give --block, --identify, --block-sql or --identify-sql.")
+        }
+        if parseSize(memory) == nil { throw ValidationError("--memory takes a size such as 64M or 1G, not '\(memory)'.") }
+        if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
+        let stdinUses = (block + identify + allow).filter { $0 == "-" }.count
+        if stdinUses > 1 { throw ValidationError("Only one list can be read from stdin ('-').") }
+    }
+
+    func run() throws {
+        TemporaryFiles.installInterruptCleanup()
+        let compiler: Compiler
+        var problems = 0
+        do {
+            compiler = try Compiler(options: options(), onDiagnostic: { diagnostic in
+                problems += 1
+                Terminal.clearProgress()
+                Terminal.printError(diagnostic.description)
+            }, onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
+        } catch { throw Terminal.fail(error) }
+        do {
+            let summary = try compiler.run()
+            Terminal.clearProgress()
+            report(summary)
+        } catch {
+            Terminal.clearProgress()
+            throw Terminal.fail(error, negative: [.invalidList, .limitExceeded])
+        }
+    }
+
+    private func options() throws -> CompileOptions {
+        let path = output ?? DefaultIndex.path
+        if output == nil { DefaultIndex.createFolders(for: path) }
+        var options = CompileOptions(output: path)
+        var textOptions = TextListOptions()
+        textOptions.numberColumn = numberColumn
+        textOptions.labelColumn = labelColumn
+        let file = { (path: String) in SourceSpec.file(path, format: format, options: textOptions) }
+        options.blockSources = block.map(file) + blockSQL.map { .sqlite($0) }
+        options.identifySources = identify.map(file) + identifySQL.map { .sqlite($0) }
+        options.allowSources = allow.map(file)
+        options.country = country
+        options.maxErrors = maxErrors
+        options.skipInvalid = skipInvalid
+        options.rejectsPath = rejects
+        options.sort = sort
+        options.dedupe = dedupe
+        options.memoryBudget = parseSize(memory)!
+        options.temporaryFolder = tmpdir
+        options.maxNumbers = maxNumbers
+        options.buildTime = buildTime ?? getenv("SOURCE_DATE_EPOCH").flatMap { Int64(String(cString: $0)) } ?? 0
+        return options
+    }
+
+    private func report(_ s: CompileSummary) {
+        if json {
+            var out = StdoutBuffer()
+            out.write(s.json.rendered() + "\n")
+            out.flush()
+        }
+        guard !quiet else { return }
+        var line = "compiled \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"
+        if s.blockedRanges + s.identifiedRanges > 0 {
+            line += ", \(formatCount(s.blockedRanges + s.identifiedRanges)) ranges covering \(formatCount(s.blockedRangeNumbers + s.identifiedRangeNumbers)) numbers"
+        }
+        line += " (\(formatCount(s.labels)) labels, \(formatCount(s.numbersInBoth)) in both)"
+        line += " into \(s.output): \(formatCount(s.fileBytes)) bytes, \(formatFixed(s.bytesPerEntry, 2)) bytes/entry, \(formatFixed(s.seconds, 2)) s"
+        Terminal.printError(line)
+        if s.rejectedTotal > 0 {
+            let reasons = s.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ")
+            Terminal.printError("left out \(formatCount(s.rejectedTotal)) of \(formatCount(s.rowsRead)) rows: \(reasons)"
+                                + (rejects == nil ? " (list them with --rejects FILE)" : " (listed in \(rejects!))"))
+        }
+    }
+}
+
+extension InputFormat: ExpressibleByArgument {}
