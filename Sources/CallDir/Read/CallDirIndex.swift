@@ -95,7 +95,8 @@ enum SectionTable {
         }
         let trailerStart = bytes.count - IndexFormat.trailerSize
         guard trailerStart >= IndexFormat.headerSize,
-              bytes[(trailerStart + 8)...].elementsEqual(IndexFormat.trailerMagic) else {
+              bytes[(trailerStart + 8)...].elementsEqual(IndexFormat.trailerMagic),
+              bytes.readLE(UInt32.self, at: trailerStart + 4) == 0 else {
             throw damage("trailer missing: the file is truncated or was not completely written", trailerStart)
         }
         let tableLength = header.sectionCount * IndexFormat.sectionEntrySize
