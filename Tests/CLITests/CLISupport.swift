@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs the built `calldir` binary as a child process, as a user or a script would.
+struct CLI {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: String {
+        if let explicit = ProcessInfo.processInfo.environment["CALLDIR_BIN"] { return explicit }
+        return packageRoot.appendingPathComponent(".build/debug/calldir").path
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `calldir ARGS` with `stdin` piped in and CALLDIR_INDEX pointing into `folder`.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "SOURCE_DATE_EPOCH")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+                      stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
+
+struct Scratch {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "calldir-cli-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func file(_ name: String) -> String { path + "/" + name }
+    @discardableResult
+    func write(_ name: String, _ text: String) -> String {
+        FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        return file(name)
+    }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@Suite("calldir as a process")
+struct CompileLookupCLITests {
+    @Test("compile then lookup through the default index path, with grep-like exit codes")
+    func defaultIndexFlow() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let env = ["CALLDIR_INDEX": scratch.file("default.calldir")]
+        let block = scratch.write("blocked.txt", "14085555555\n18005555555\n")
+        let identify = scratch.write("identified.txt", "18775555555\tTelemarketer\n18885555555\tLocal business\n")
+        let compiled = try CLI.run(["compile", "--block", block, "--identify", identify], environment: env)
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        #expect(compiled.stderr.contains("compiled 2 blocked + 2 identified entries"))
+        #expect(FileManager.default.fileExists(atPath: scratch.file("default.calldir")))
+
+        let found = try CLI.run(["lookup", "18005555555", "18775555555"], environment: env)
+        #expect(found.status == 0)
+        #expect(found.stdout == "+18005555555  blocked\n+18775555555  identified: Telemarketer\n")
+
+        let unknown = try CLI.run(["lookup", "18005555555", "12125550000"], environment: env)
+        #expect(unknown.status == 1)
+        #expect(unknown.stdout.hasSuffix("+12125550000  unknown\n"))
+
+        let json = try CLI.run(["lookup", "--json", "18885555555"], environment: env)
+        #expect(json.stdout == #"{"number":"+18885555555","e164":18885555555,"action":"identify","blocked":false,"label":"Local business","labelMatch":"exact"}"# + "\n")
+    }
+
+    @Test("stdin lookups answer every line in order")
+    func stdinLookups() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = scratch.file("i.calldir")
+        let block = scratch.write("b.txt", (0..<1000).map { "\(14_085_550_000 + $0 * 3)\n" }.joined())
+        #expect(try CLI.run(["compile", "-q", "--block", block, "-o", index]).status == 0)
+        let queries = (0..<3000).map { "\(14_085_550_000 + $0)" }
+        let result = try CLI.run(["lookup", "--index", index, "-"], stdin: queries.joined(separator: "\n") + "\n")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3000)
+        for (i, line) in lines.enumerated() {
+            #expect(line.hasSuffix(i % 3 == 0 ? "blocked" : "unknown"), "line \(i): \(line)")
+        }
+        #expect(result.status == 1)
+    }
+
+    @Test("a list out of order fails with file:line and exit 1, leaving no index")
+    func invalidList() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let block = scratch.write("blocked.txt", "18005555555\n14085555555\n")
+        let result = try CLI.run(["compile", "--block", block, "-o", scratch.file("i.calldir")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(block):2: 14085555555 is not above 18005555555 (line 1): entries out of order (CallKit error 3)"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("i.calldir")))
+    }
+
+    @Test("missing or damaged index: lookup exits 2 with a message, verify exits 1 naming the section")
+    func damagedIndex() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let missing = try CLI.run(["lookup", "--index", scratch.file("none.calldir"), "18005555555"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no index file here"))
+
+        let index = scratch.file("i.calldir")
+        let block = scratch.write("b.txt", (0..<2000).map { "\(14_085_550_000 + $0 * 7)\n" }.joined())
+        #expect(try CLI.run(["compile", "-q", "--block", block, "-o", index]).status == 0)
+        var bytes = Array(FileManager.default.contents(atPath: index)!)
+        bytes[200] ^= 0xFF  // inside the first blocks of blocked numbers
+        FileManager.default.createFile(atPath: index, contents: Data(bytes))
+        let verify = try CLI.run(["verify", index])
+        #expect(verify.status == 1)
+        #expect(verify.stderr.contains("blocked-numbers"))
+        let lookup = try CLI.run(["lookup", "--index", index, "14085550000"])
+        #expect(lookup.status == 2)
+        #expect(lookup.stderr.contains("checksum"))
+    }
+
+    @Test("inspect --json reports counts and the format version")
+    func inspect() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = scratch.file("i.calldir")
+        let block = scratch.write("b.txt", "14085555555\n18005555555\n1900555####\n")
+        #expect(try CLI.run(["compile", "-q", "--block", block, "-o", index, "--build-time", "1767225600"]).status == 0)
+        let result = try CLI.run(["inspect", "--json", index])
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(object?["formatVersion"] as? String == "1.0")
+        #expect(object?["blockedNumbers"] as? Int == 2)
+        #expect(object?["blockedRangeNumbers"] as? Int == 10_000)
+        #expect(object?["buildTime"] as? String == "2026-01-01T00:00:00Z")
+    }
+}
