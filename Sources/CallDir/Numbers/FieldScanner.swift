@@ -32,6 +32,7 @@ struct Digits: Equatable {
 
     /// Whether the literal digits start with `prefix` written with `length` digits
     /// (`startsWith(0, length: 2)` tests for `00`). Needs `literal <= maxAccumulated`.
+    @inline(__always)
     func startsWith(_ prefix: UInt64, length: Int) -> Bool {
         guard literal >= length else { return false }
         let scale = pow10(literal - length)
@@ -39,12 +40,14 @@ struct Digits: Equatable {
     }
 
     /// Removes a leading `prefix` of `length` digits that `startsWith` has confirmed.
+    @inline(__always)
     func dropping(_ prefix: UInt64, length: Int) -> Digits {
         let rest = literal - length
         return Digits(value: value - prefix * pow10(rest), literal: rest, wildcards: wildcards)
     }
 
     /// Puts a calling code of `length` digits in front. Needs `total + length <= 18`.
+    @inline(__always)
     func prepending(_ code: UInt64, length: Int) -> Digits {
         Digits(value: code * pow10(literal) + value, literal: literal + length, wildcards: wildcards)
     }
@@ -136,4 +139,43 @@ struct FieldScan {
             separators.lastSpacedDash = i
         }
     }
+}
+
+// MARK: - Eight digits at a time
+
+/// The value of `bytes[start..<end]` when it is 8 to 16 ASCII digits, else nil.
+/// Two unaligned 8-byte loads inside the range replace the per-byte loop (SWAR).
+@inline(__always)
+func plainDigits(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64? {
+    let count = end - start
+    guard count >= 8, count <= 16, let base = bytes.baseAddress else { return nil }
+    let head = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+    guard areEightDigits(head) else { return nil }
+    let tailCount = count - 8
+    if tailCount == 0 { return eightDigitsValue(head) }
+    // The last 8 bytes overlap the head; the overlapping (low) bytes become '0'.
+    var tail = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+    let overlap: UInt64 = (1 << (8 * UInt64(8 - tailCount))) &- 1
+    tail = (tail & ~overlap) | (0x3030_3030_3030_3030 & overlap)
+    guard areEightDigits(tail) else { return nil }
+    return eightDigitsValue(head) &* pow10(tailCount) &+ eightDigitsValue(tail)
+}
+
+/// Whether all 8 bytes of a little-endian word are '0'...'9' (the check simdjson uses).
+@inline(__always)
+private func areEightDigits(_ word: UInt64) -> Bool {
+    let high = word & 0xF0F0_F0F0_F0F0_F0F0
+    let shifted = ((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4
+    return high | shifted == 0x3333_3333_3333_3333
+}
+
+/// The value of 8 ASCII digits, first digit in the lowest byte (Lemire's method).
+@inline(__always)
+private func eightDigitsValue(_ word: UInt64) -> UInt64 {
+    var v = word &- 0x3030_3030_3030_3030
+    v = v &* 10 &+ (v >> 8)
+    let mask: UInt64 = 0x0000_00FF_0000_00FF
+    let mul1: UInt64 = 100 + (1_000_000 << 32)
+    let mul2: UInt64 = 1 + (10_000 << 32)
+    return (((v & mask) &* mul1) &+ (((v >> 16) & mask) &* mul2)) >> 32
 }
