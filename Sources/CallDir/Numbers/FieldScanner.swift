@@ -8,7 +8,7 @@ private let powersOfTen: [UInt64] = [
 ]
 
 @inline(__always)
-func pow10(_ n: Int) -> UInt64 { powersOfTen[n] }
+func powerOfTen(_ n: Int) -> UInt64 { powersOfTen[n] }
 
 /// The digits of a number or wildcard pattern, kept as an integer so nothing is allocated:
 /// `literal` digits whose value is `value`, followed by `wildcards` '#'. Because the digit
@@ -35,7 +35,7 @@ struct Digits: Equatable {
     @inline(__always)
     func startsWith(_ prefix: UInt64, length: Int) -> Bool {
         guard literal >= length else { return false }
-        let scale = pow10(literal - length)
+        let scale = powerOfTen(literal - length)
         return prefix * scale <= value && value < (prefix + 1) * scale
     }
 
@@ -43,13 +43,13 @@ struct Digits: Equatable {
     @inline(__always)
     func dropping(_ prefix: UInt64, length: Int) -> Digits {
         let rest = literal - length
-        return Digits(value: value - prefix * pow10(rest), literal: rest, wildcards: wildcards)
+        return Digits(value: value - prefix * powerOfTen(rest), literal: rest, wildcards: wildcards)
     }
 
     /// Puts a calling code of `length` digits in front. Needs `total + length <= 18`.
     @inline(__always)
     func prepending(_ code: UInt64, length: Int) -> Digits {
-        Digits(value: code * pow10(literal) + value, literal: literal + length, wildcards: wildcards)
+        Digits(value: code * powerOfTen(literal) + value, literal: literal + length, wildcards: wildcards)
     }
 }
 
@@ -158,7 +158,7 @@ func plainDigits(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) 
     let overlap: UInt64 = (1 << (8 * UInt64(8 - tailCount))) &- 1
     tail = (tail & ~overlap) | (0x3030_3030_3030_3030 & overlap)
     guard areEightDigits(tail) else { return nil }
-    return eightDigitsValue(head) &* pow10(tailCount) &+ eightDigitsValue(tail)
+    return eightDigitsValue(head) &* powerOfTen(tailCount) &+ eightDigitsValue(tail)
 }
 
 /// Whether all 8 bytes of a little-endian word are '0'...'9' (the check simdjson uses).

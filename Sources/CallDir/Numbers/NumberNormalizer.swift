@@ -40,8 +40,9 @@
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///
-/// `normalize(_:)` on raw bytes allocates nothing and reads each byte once (twice for a
-/// range); any bytes, including invalid UTF-8 and fields of any length, are safe.
+/// `normalize(_:)` on raw bytes allocates nothing: a field of 8 to 16 plain digits is read
+/// 8 bytes at a time, any other field in one pass (two for a range). Any bytes, including
+/// invalid UTF-8 and fields of any length, are safe.
 public struct NumberNormalizer: Sendable {
     /// The calling code given by `--country` (1, 33, 41...), or nil when every number
     /// must carry its own.
@@ -103,7 +104,7 @@ public struct NumberNormalizer: Sendable {
         let digits = scan.digits
         if digits.total == 0 { return .failure(.empty) }
         switch rangeSplit(scan, from: start, to: end) {
-        case .none:
+        case .notARange:
             break
         case .ambiguous:
             return .failure(.invalidRange)
@@ -117,7 +118,7 @@ public struct NumberNormalizer: Sendable {
     }
 
     private enum Split {
-        case none
+        case notARange
         case ambiguous
         case at(low: Range<Int>, high: Range<Int>)
     }
@@ -138,7 +139,7 @@ public struct NumberNormalizer: Sendable {
         {
             return .at(low: start..<s.lastDash, high: (s.lastDash + 1)..<end)
         }
-        return .none
+        return .notARange
     }
 
     private func normalizeRange(_ bytes: UnsafeRawBufferPointer, low: Range<Int>, high: Range<Int>)
@@ -221,7 +222,7 @@ public struct NumberNormalizer: Sendable {
         if e164.literal == 0 { return .failure(.invalidPattern) }
         if e164.startsWith(0, length: 1) { return .failure(.missingCountryCode) }
         if e164.wildcards > 0, e164.literal < Self.minPatternDigits { return .failure(.invalidPattern) }
-        let scale = pow10(e164.wildcards)
+        let scale = powerOfTen(e164.wildcards)
         let first = e164.value * scale
         if e164.startsWith(1, length: 1) {
             if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
