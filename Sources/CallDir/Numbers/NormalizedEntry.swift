@@ -7,7 +7,8 @@ public enum NormalizedEntry: Equatable, Sendable {
 }
 
 /// Why a field could not be made a possible E.164 number. The raw values are stable: they
-/// appear in summaries, `--rejects` files and JSON output.
+/// appear in summaries, `--rejects` files and JSON output. It is an `Error` only so that it can
+/// be the failure of a `Result`; a rejected row is a diagnostic, not a thrown error.
 public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable {
     case empty = "empty"
     case invalidCharacter = "invalid-character"

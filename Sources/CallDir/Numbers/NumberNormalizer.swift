@@ -1,0 +1,263 @@
+/// Turns one field of an input list into an E.164 number or range, or says why it cannot.
+///
+/// The rules, in the order they apply:
+///
+/// 1. ASCII whitespace (space, tab, CR, LF) is trimmed at both ends, then an optional
+///    `tel:` (any case). Nothing left: `empty`.
+/// 2. Besides digits, a field may contain space, `-`, `.`, `(`, `)`, `/` and NBSP anywhere,
+///    `#` wildcards, and `+` as its first character. Anything else: `invalid-character`.
+///    A field with neither a digit nor a `#`: `empty`.
+/// 3. A field is an explicit range when it splits at exactly one `-` with whitespace on at
+///    least one side (`+1 800 555 0000 - +1 800 555 0099`), else at exactly one `..`, else
+///    at its only `-` when both sides have at least 7 digits (`33162000000-33162999999`;
+///    `1-800-555-5555` and `555-1234` are single numbers). Each side is normalised like a
+///    field of its own, without wildcards; both must be numbers of the same length with
+///    first <= last. Otherwise: `invalid-range`.
+/// 4. `#` stands for any one digit. Wildcards must be trailing (punctuation may sit between
+///    them: `+41 21 560 ## ##`); a digit after a `#`: `invalid-pattern`. A pattern with k
+///    wildcards after the digits P covers P·10^k ... P·10^k + 10^k − 1.
+/// 5. Prefixes, on the digits with punctuation ignored:
+///    - `+`: the digits are E.164, country code included.
+///    - `00`: an international prefix, removed; `011` too with `--country 1`.
+///    - without `--country`, the digits are E.164 written without `+`
+///      (`14085555555`); a leading `0`: `missing-country-code`.
+///    - `--country 1` (North America): 10 digits get a `1` in front, 11 digits starting
+///      with `1` are kept; fewer than 10 digits: `too-short`, other lengths: `too-long`.
+///    - a country with a trunk prefix (`0` for most, `8` for 7, 370 and 375, `06` for 36):
+///      digits starting with it are national, the trunk prefix is replaced by the country
+///      code (`021 560 12 34` with 41 is 41215601234); other digits are taken as E.164
+///      already carrying a country code (`41215601234`, `33162######`).
+///    - a country without a trunk prefix (Italy, Spain, Portugal, Greece, Denmark, Norway,
+///      Poland...): the country code is prepended and leading zeros are kept
+///      (`06 1234 5678` with 39 is 390612345678). International numbers must be written
+///      with `+` or `00` in such lists.
+/// 6. The E.164 result, wildcards included, must have 7 to 15 digits (`too-short`,
+///    `too-long`) and must not start with `0` (`missing-country-code`). A pattern needs at
+///    least 4 digits before its wildcards, country code included (`invalid-pattern`: no
+///    "all of +44"). A number starting with `1` (North America) must have 11 digits, and
+///    its area code and exchange (digits 2 and 5) must not be 0 or 1 (`invalid-area-code`;
+///    for patterns only digits that are present are checked).
+/// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
+///    the national part since a country code never starts with 0.
+///
+/// `normalize(_:)` on raw bytes allocates nothing: a field of 8 to 16 plain digits is read
+/// 8 bytes at a time, any other field in one pass (two for a range). Any bytes, including
+/// invalid UTF-8 and fields of any length, are safe.
+public struct NumberNormalizer: Sendable {
+    /// The calling code given by `--country` (1, 33, 41...), or nil when every number
+    /// must carry its own.
+    public let country: Int?
+
+    private enum Mode: Sendable {
+        case e164
+        case northAmerica
+        case national(code: UInt64, codeLength: Int, format: NationalFormat)
+    }
+
+    private let mode: Mode
+
+    /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or 1...999.
+    public init(country: Int? = nil) throws(CallDirError) {
+        self.country = country
+        guard let country else { mode = .e164; return }
+        guard (1...999).contains(country) else {
+            throw CallDirError(.usage, "--country needs a calling code from 1 to 999 such as 1, 33 or 41 (got \(country))")
+        }
+        if country == 1 {
+            mode = .northAmerica
+        } else {
+            let length = country < 10 ? 1 : country < 100 ? 2 : 3
+            mode = .national(code: UInt64(country), codeLength: length,
+                             format: TrunkPrefixes.format(forCountry: country))
+        }
+    }
+
+    /// Normalises one field given as UTF-8 bytes, untrimmed. The hot path of a compile.
+    public func normalize(_ field: UnsafeRawBufferPointer) -> Result<NormalizedEntry, RejectReason> {
+        var start = 0
+        var end = field.count
+        while start < end, isASCIIWhitespace(field[start]) { start += 1 }
+        while end > start, isASCIIWhitespace(field[end - 1]) { end -= 1 }
+        if end - start >= 4, hasTelScheme(field, at: start) { start += 4 }
+        if start == end { return .failure(.empty) }
+
+        // Fast path: 8 to 16 plain digits, the bulk of real lists, read 8 bytes at a time.
+        if let value = plainDigits(field, from: start, to: end) {
+            return finish(Digits(value: value, literal: end - start, wildcards: 0), plus: false)
+        }
+        return normalizeScanned(field, from: start, to: end)
+    }
+
+    /// Normalises one field given as a string. Convenience for tests and one-off lookups.
+    public func normalize(_ field: String) -> Result<NormalizedEntry, RejectReason> {
+        var field = field
+        return field.withUTF8 { normalize(UnsafeRawBufferPointer($0)) }
+    }
+
+    // MARK: - Fields with punctuation, wildcards or ranges
+
+    private func normalizeScanned(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int)
+        -> Result<NormalizedEntry, RejectReason>
+    {
+        let scan = FieldScan(bytes, from: start, to: end)
+        if scan.invalidCharacter { return .failure(.invalidCharacter) }
+        let digits = scan.digits
+        if digits.total == 0 { return .failure(.empty) }
+        switch rangeSplit(scan, from: start, to: end) {
+        case .notARange:
+            break
+        case .ambiguous:
+            return .failure(.invalidRange)
+        case .at(let low, let high):
+            return normalizeRange(bytes, low: low, high: high)
+        }
+        if scan.misplacedPlus { return .failure(.invalidCharacter) }
+        if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
+        if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
+        return finish(digits, plus: scan.plus)
+    }
+
+    private enum Split {
+        case notARange
+        case ambiguous
+        case at(low: Range<Int>, high: Range<Int>)
+    }
+
+    /// Where a scanned field splits into the two ends of a range (rule 3).
+    private func rangeSplit(_ scan: FieldScan, from start: Int, to end: Int) -> Split {
+        let s = scan.separators
+        if s.spacedDashes == 1 {
+            if s.dotPairs == 1 { return .ambiguous }
+            return .at(low: start..<s.lastSpacedDash, high: (s.lastSpacedDash + 1)..<end)
+        }
+        if s.dotPairs == 1 {
+            return .at(low: start..<s.lastDotPair, high: (s.lastDotPair + 2)..<end)
+        }
+        let minimum = E164.minDigits
+        if s.dashes == 1, s.totalBeforeLastDash >= minimum,
+           scan.digits.total - s.totalBeforeLastDash >= minimum
+        {
+            return .at(low: start..<s.lastDash, high: (s.lastDash + 1)..<end)
+        }
+        return .notARange
+    }
+
+    private func normalizeRange(_ bytes: UnsafeRawBufferPointer, low: Range<Int>, high: Range<Int>)
+        -> Result<NormalizedEntry, RejectReason>
+    {
+        let first: Int64
+        let last: Int64
+        switch rangeEnd(bytes, low) {
+        case .success(let value): first = value
+        case .failure(let reason): return .failure(reason)
+        }
+        switch rangeEnd(bytes, high) {
+        case .success(let value): last = value
+        case .failure(let reason): return .failure(reason)
+        }
+        guard E164.digitCount(first) == E164.digitCount(last), first <= last else {
+            return .failure(.invalidRange)
+        }
+        return .success(.range(NumberRange(first: first, last: last)))
+    }
+
+    /// One end of an explicit range: a single number, no wildcards.
+    private func rangeEnd(_ bytes: UnsafeRawBufferPointer, _ side: Range<Int>) -> Result<Int64, RejectReason> {
+        let scan = FieldScan(bytes, from: side.lowerBound, to: side.upperBound)
+        if scan.invalidCharacter || scan.misplacedPlus { return .failure(.invalidCharacter) }
+        let digits = scan.digits
+        guard digits.wildcards == 0, digits.literal > 0, digits.literal <= Digits.maxAccumulated,
+              case .success(.number(let value)) = finish(digits, plus: scan.plus)
+        else { return .failure(.invalidRange) }
+        return .success(value)
+    }
+
+    // MARK: - Prefixes and validation
+
+    /// Applies the prefix rules, then validates the E.164 result.
+    /// Needs `digits.total <= Digits.maxAccumulated` and at least one literal digit.
+    @inline(__always)
+    private func finish(_ digits: Digits, plus: Bool) -> Result<NormalizedEntry, RejectReason> {
+        switch international(digits, plus: plus) {
+        case .success(let e164): return validate(e164)
+        case .failure(let reason): return .failure(reason)
+        }
+    }
+
+    /// Rule 5: the digits as E.164 (country code first).
+    @inline(__always)
+    private func international(_ digits: Digits, plus: Bool) -> Result<Digits, RejectReason> {
+        if plus { return .success(digits) }
+        if digits.startsWith(0, length: 2) { return .success(digits.dropping(0, length: 2)) }
+        switch mode {
+        case .e164:
+            if digits.startsWith(0, length: 1) { return .failure(.missingCountryCode) }
+            return .success(digits)
+        case .northAmerica:
+            if digits.startsWith(11, length: 3) { return .success(digits.dropping(11, length: 3)) }
+            if digits.total == 10 { return .success(digits.prepending(1, length: 1)) }
+            if digits.total == 11, digits.startsWith(1, length: 1) { return .success(digits) }
+            return .failure(digits.total < 10 ? .tooShort : .tooLong)
+        case .national(let code, let codeLength, .trunkPrefix(let trunk, let trunkLength)):
+            guard digits.startsWith(trunk, length: trunkLength) else { return .success(digits) }
+            return prepend(code, length: codeLength, to: digits.dropping(trunk, length: trunkLength))
+        case .national(let code, let codeLength, .noTrunkPrefix):
+            return prepend(code, length: codeLength, to: digits)
+        }
+    }
+
+    @inline(__always)
+    private func prepend(_ code: UInt64, length: Int, to digits: Digits) -> Result<Digits, RejectReason> {
+        // Checked first so the arithmetic cannot overflow.
+        if digits.total + length > E164.maxDigits { return .failure(.tooLong) }
+        return .success(digits.prepending(code, length: length))
+    }
+
+    /// Rules 6 and 7 on E.164 digits.
+    @inline(__always)
+    private func validate(_ e164: Digits) -> Result<NormalizedEntry, RejectReason> {
+        let length = e164.total
+        if length < E164.minDigits { return .failure(.tooShort) }
+        if length > E164.maxDigits { return .failure(.tooLong) }
+        if e164.literal == 0 { return .failure(.invalidPattern) }
+        if e164.startsWith(0, length: 1) { return .failure(.missingCountryCode) }
+        if e164.wildcards > 0, e164.literal < Self.minPatternDigits { return .failure(.invalidPattern) }
+        let scale = powerOfTen(e164.wildcards)
+        let first = e164.value * scale
+        if e164.startsWith(1, length: 1) {
+            if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
+            if !isPossibleNorthAmerican(first, literal: e164.literal) { return .failure(.invalidAreaCode) }
+        }
+        // Always true for 7 to 15 digits not starting with 0; kept as the contract's guard.
+        let low = Int64(first)
+        let high = Int64(first + (scale - 1))
+        guard E164.validValues.contains(low), E164.validValues.contains(high) else {
+            return .failure(.tooLong)
+        }
+        return .success(e164.wildcards == 0 ? .number(low) : .range(NumberRange(first: low, last: high)))
+    }
+
+    /// A pattern must fix at least this many digits, country code included.
+    static let minPatternDigits = 4
+
+    /// Area code (digit 2) and exchange (digit 5) of an 11-digit `1...` number start with
+    /// 2-9. Only digits among the `literal` leading ones are checked.
+    @inline(__always)
+    private func isPossibleNorthAmerican(_ number: UInt64, literal: Int) -> Bool {
+        if literal >= 2, number / 1_000_000_000 % 10 < 2 { return false }
+        if literal >= 5, number / 1_000_000 % 10 < 2 { return false }
+        return true
+    }
+}
+
+@inline(__always)
+private func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+}
+
+/// `tel:` in any case at `start`; the caller checks that 4 bytes are there.
+@inline(__always)
+private func hasTelScheme(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
+    bytes[start] | 0x20 == 0x74 && bytes[start + 1] | 0x20 == 0x65
+        && bytes[start + 2] | 0x20 == 0x6C && bytes[start + 3] == 0x3A
+}
