@@ -21,10 +21,9 @@ let package = Package(
             dependencies: [
                 "CallDir",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            ]
         ),
-        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"]),
+        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["CallDir"]),
     ]
 )

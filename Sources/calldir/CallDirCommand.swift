@@ -1,7 +1,7 @@
 import ArgumentParser
 import CallDir
 
-@main
+
 struct CallDirCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calldir",

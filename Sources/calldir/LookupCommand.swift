@@ -41,18 +41,8 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        let lookup: Lookup
-        do {
-            lookup = try Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path), normalizer: NumberNormalizer(country: country), json: json)
-        } catch { throw Terminal.fail(error) }
-        if numbers == ["-"] {
-            try lookup.answerLines(fd: 0)
-        } else {
-            for number in numbers { lookup.answer(number) }
-        }
-        lookup.out.flush()
-        if lookup.failed { throw ExitCode(2) }
-        if lookup.unlisted { throw ExitCode(1) }
+        let status = FastLookup(index: index, country: country, json: json, numbers: numbers).run()
+        if status != 0 { throw ExitCode(status) }
     }
 }
 

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CallDir
+
+/// Entry point. A plain `calldir lookup` (numbers, --index, --country, --json) is parsed by
+/// hand and answered without setting up swift-argument-parser, whose reflection-based set-up
+/// costs about 2 ms: most of a one-shot lookup's wall time. Anything else, including --help
+/// and every error, goes through `CallDirCommand`, which documents and validates it.
+@main
+enum Main {
+    static func main() {
+        if let fast = FastLookup(arguments: Array(CommandLine.arguments.dropFirst())) {
+            exit(fast.run())
+        }
+        CallDirCommand.main()
+    }
+}
+
+struct FastLookup {
+    var index: String?
+    var country: Int?
+    var json = false
+    var numbers: [String] = []
+
+    init(index: String?, country: Int?, json: Bool, numbers: [String]) {
+        self.index = index
+        self.country = country
+        self.json = json
+        self.numbers = numbers
+    }
+
+    /// Nil unless the arguments are a well-formed lookup this parser fully understands.
+    init?(arguments: [String]) {
+        guard arguments.first == "lookup" else { return nil }
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--index": guard let value = rest.popFirst() else { return nil }; index = value
+            case "--country": guard let value = rest.popFirst(), let code = Int(value) else { return nil }; country = code
+            case "-": numbers.append(argument)
+            default:
+                if argument.hasPrefix("-") { return nil }  // --help, --index=..., typos: the full parser explains
+                numbers.append(argument)
+            }
+        }
+        if numbers.isEmpty || (numbers.contains("-") && numbers.count > 1) { return nil }
+    }
+
+    /// Exit status as `LookupCommand` documents it.
+    func run() -> Int32 {
+        let lookup: Lookup
+        do {
+            lookup = try Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path),
+                                normalizer: NumberNormalizer(country: country), json: json)
+        } catch {
+            _ = Terminal.fail(error)
+            return 2
+        }
+        if numbers == ["-"] {
+            do { try lookup.answerLines(fd: 0) } catch { return 2 }
+        } else {
+            for number in numbers { lookup.answer(number) }
+        }
+        lookup.out.flush()
+        return lookup.failed ? 2 : (lookup.unlisted ? 1 : 0)
+    }
+}
