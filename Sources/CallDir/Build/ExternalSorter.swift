@@ -25,11 +25,12 @@ final class ExternalSorter {
     private let buffer: RunBuffer
     /// Spilled runs in appending order, each with its merge generation (0 = written from memory).
     private var runs: [(path: String, generation: Int)] = []
-    private var drained = false
+    // `@exclusivity(unchecked)`: see RunReader.
+    @exclusivity(unchecked) private var drained = false
 
     /// Runs spilled from memory (0 when everything fit in memory).
     private(set) var runCount = 0
-    private(set) var recordCount = 0
+    @exclusivity(unchecked) private(set) var recordCount = 0
     /// Bytes written to spill files, intermediate merges included.
     private(set) var spilledBytes = 0
 

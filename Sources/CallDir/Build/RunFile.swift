@@ -18,9 +18,10 @@ final class RunWriter {
     let path: String
     private var fd: Int32
     private let buffer: UnsafeMutableRawBufferPointer
-    private var used = 0
+    // `@exclusivity(unchecked)`: see RunReader.
+    @exclusivity(unchecked) private var used = 0
     /// Bytes written to the file so far.
-    private(set) var length = 0
+    @exclusivity(unchecked) private(set) var length = 0
 
     init(path: String, bufferSize: Int = 1 << 20) throws {
         self.path = path
@@ -86,14 +87,16 @@ final class RunWriter {
 final class RunReader {
     let path: String
     private var fd: Int32
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var start = 0  // unread bytes are buffer[start..<end]
-    private var end = 0
-    private var atEndOfFile = false
-    private(set) var number: Int64 = 0
-    private(set) var origin: UInt64 = 0
-    private var labelStart = 0
-    private var labelLength = -1  // -1: no label
+    // `@exclusivity(unchecked)`: hot per-record state, used by one owner on one thread and never
+    // passed inout. With the runtime checks a 10M-record sort took 1.8 s instead of 1.0 s.
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) private var start = 0  // unread bytes are buffer[start..<end]
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEndOfFile = false
+    @exclusivity(unchecked) private(set) var number: Int64 = 0
+    @exclusivity(unchecked) private(set) var origin: UInt64 = 0
+    @exclusivity(unchecked) private var labelStart = 0
+    @exclusivity(unchecked) private var labelLength = -1  // -1: no label
 
     init(path: String, bufferSize: Int) throws {
         self.path = path

@@ -29,14 +29,15 @@ final class RunBuffer {
     static let recordCost = 2 * MemoryLayout<SortRecord>.stride
 
     let capacity: Int
-    private var base: UnsafeMutableRawPointer?
-    private(set) var count = 0
-    private var labelTop: Int
+    // `@exclusivity(unchecked)`: see RunReader.
+    @exclusivity(unchecked) private var base: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var labelTop: Int
     /// True while every record came with an origin no smaller than the one before, so a
     /// stable sort by number alone yields (number, origin) order.
-    private var originsAscending = true
-    private var lastOrigin: UInt64 = 0
-    private var sortedRecords: UnsafeMutablePointer<SortRecord>?
+    @exclusivity(unchecked) private var originsAscending = true
+    @exclusivity(unchecked) private var lastOrigin: UInt64 = 0
+    @exclusivity(unchecked) private var sortedRecords: UnsafeMutablePointer<SortRecord>?
 
     /// `capacity` must fit the label offsets (at most `UInt32.max`).
     init(capacity: Int) {
