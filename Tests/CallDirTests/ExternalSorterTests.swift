@@ -231,6 +231,41 @@ struct ExternalSorterTests {
         }
     }
 
+    @Test("a spill that cannot be written is an .io error naming the spill file")
+    func spillWriteFailure() throws {
+        let sorter = try ExternalSorter(memoryBudget: mebibyte, temporaryFolder: "/tmp")
+        let folder = sorter.spillFolderPath
+        #expect(rmdir(folder) == 0)  // still empty: nothing spilled yet
+        do {
+            try append(randomRecords(count: 60_000, seed: 9, numbers: 1...1_000), to: sorter)
+            Issue.record("no error although the spill folder is gone")
+        } catch let error as CallDirError {
+            #expect(error.code == .io)
+            #expect(error.path?.hasPrefix(folder + "/") == true)
+            #expect(error.message.contains("--tmpdir"))
+        }
+    }
+
+    @Test("a truncated spill file is an .io error, and the folder is still removed")
+    func truncatedSpillFile() throws {
+        let sorter = try ExternalSorter(memoryBudget: mebibyte, temporaryFolder: "/tmp")
+        try append(randomRecords(count: 60_000, seed: 10, numbers: 1...1_000), to: sorter)
+        let folder = sorter.spillFolderPath
+        let runs = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(!runs.isEmpty)
+        let victim = folder + "/" + runs[0]
+        let size = try #require(FileManager.default.attributesOfItem(atPath: victim)[.size] as? Int)
+        #expect(truncate(victim, off_t(size - 3)) == 0)
+        do {
+            try sorter.drain { _, _, _ in }
+            Issue.record("no error for a truncated spill file")
+        } catch let error as CallDirError {
+            #expect(error.code == .io)
+            #expect(error.path == victim)
+        }
+        #expect(!exists(folder))
+    }
+
     @Test("impossible budgets are limit errors")
     func impossibleBudgets() throws {
         #expect(throws: CallDirError(.limitExceeded, "a sort memory budget of 1000 bytes is below the minimum "

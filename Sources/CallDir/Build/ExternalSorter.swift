@@ -25,8 +25,9 @@ final class ExternalSorter {
     private let buffer: RunBuffer
     /// Spilled runs in appending order, each with its merge generation (0 = written from memory).
     private var runs: [(path: String, generation: Int)] = []
+    private enum State { case collecting, drained, failed }
     // `@exclusivity(unchecked)`: see RunReader.
-    @exclusivity(unchecked) private var drained = false
+    @exclusivity(unchecked) private var state = State.collecting
 
     /// Runs spilled from memory (0 when everything fit in memory).
     private(set) var runCount = 0
@@ -63,16 +64,19 @@ final class ExternalSorter {
     /// The private spill folder (removed by `drain` and on deinit).
     var spillFolderPath: String { folder.path }
 
-    /// Copies the label bytes. `origin` is opaque (source index << 40 | line).
+    /// Copies the label bytes. `origin` is opaque (source index << 40 | line). After an error
+    /// from a spill the sorter is unusable: discard it (deinit removes the spill files).
     func append(number: Int64, origin: UInt64, label: UnsafeRawBufferPointer?) throws {
-        precondition(!drained, "ExternalSorter: append after drain")
+        precondition(state == .collecting, "ExternalSorter: append after drain or after a failed spill")
         let length = label?.count ?? 0
         if !buffer.hasRoom(labelLength: length) {
             guard RunBuffer.fitsAlone(labelLength: length, capacity: memoryBudget) else {
                 throw CallDirError(.limitExceeded, "a label of \(length) bytes does not fit in the sort memory "
                                        + "budget of \(memoryBudget) bytes; raise the memory budget")
             }
+            state = .failed  // until the spill has succeeded
             try spill()
+            state = .collecting
         }
         try buffer.append(number: number, origin: origin, label: label)
         recordCount += 1
@@ -82,8 +86,8 @@ final class ExternalSorter {
     /// valid only during the call. Removes all spill files and the folder afterwards, also when
     /// `body` or the merge throws. Call at most once.
     func drain(_ body: (Int64, UInt64, UnsafeRawBufferPointer?) throws -> Void) throws {
-        precondition(!drained, "ExternalSorter: drain called twice")
-        drained = true
+        precondition(state == .collecting, "ExternalSorter: drain called twice or after a failed spill")
+        state = .drained
         defer {
             buffer.release()
             folder.removeAll()
