@@ -49,7 +49,7 @@ struct Scratch {
     func file(_ name: String) -> String { path + "/" + name }
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
-        FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
         return file(name)
     }
     func remove() { try? FileManager.default.removeItem(atPath: path) }

@@ -68,7 +68,7 @@ struct CompileLookupCLITests {
         #expect(try CLI.run(["compile", "-q", "--block", block, "-o", index]).status == 0)
         var bytes = Array(FileManager.default.contents(atPath: index)!)
         bytes[200] ^= 0xFF  // inside the first blocks of blocked numbers
-        FileManager.default.createFile(atPath: index, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: index, contents: Data(bytes))
         let verify = try CLI.run(["verify", index])
         #expect(verify.status == 1)
         #expect(verify.stderr.contains("blocked-numbers"))

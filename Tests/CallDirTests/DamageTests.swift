@@ -34,7 +34,7 @@ struct DamageTests {
         for offset in 0..<original.count {
             var bytes = original
             bytes[offset] ^= 0x5A
-            FileManager.default.createFile(atPath: damaged, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: damaged, contents: Data(bytes))
             if (try? CallDirIndex(path: damaged, verify: true)) != nil { missedByVerify.append(offset) }
             // Lazy open (what one-shot lookups use): same answers, or an error. Never a crash.
             if let index = try? CallDirIndex(path: damaged), let got = try? answers(index, probes) {
@@ -52,7 +52,7 @@ struct DamageTests {
         let original = fileBytes(path)
         let cut = folder.file("cut.calldir")
         for length in 0..<original.count {
-            FileManager.default.createFile(atPath: cut, contents: Data(original[0..<length]))
+            _ = FileManager.default.createFile(atPath: cut, contents: Data(original[0..<length]))
             #expect(throws: CallDirError.self, "length \(length)") { try CallDirIndex(path: cut) }
         }
     }
@@ -64,7 +64,7 @@ struct DamageTests {
         let (path, _) = try makeIndex(folder)
         var bytes = fileBytes(path)
         bytes[8] = 2
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         do {
             _ = try CallDirIndex(path: path)
             Issue.record("version 2 was accepted")

@@ -16,21 +16,10 @@ private struct TestRecord: Equatable, CustomStringConvertible {
     var description: String { "(\(number), \(origin), \(label.map { "\($0.count) bytes" } ?? "nil"))" }
 }
 
-/// SplitMix64: a small seeded generator, so failures replay.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 private func randomRecords(count: Int, seed: UInt64, numbers: ClosedRange<Int64>,
                            ascendingOrigins: Bool = false, maxLabel: Int = 40) -> [TestRecord] {
-    var random = SeededGenerator(state: seed)
+    var random = SeededGenerator(seed: seed)
     return (0..<count).map { index in
         let label: [UInt8]?
         switch Int.random(in: 0..<10, using: &random) {
@@ -120,7 +109,7 @@ struct ExternalSorterTests {
     @Test("all-equal numbers come out in origin order")
     func allEqualNumbers() throws {
         var records = randomRecords(count: 50_000, seed: 4, numbers: 7...7)
-        var random = SeededGenerator(state: 40)
+        var random = SeededGenerator(seed: 40)
         records.shuffle(using: &random)
         for index in records.indices { records[index].sequence = index }
         let sorter = try ExternalSorter(memoryBudget: mebibyte, temporaryFolder: "/tmp", mergeFanIn: 2)

@@ -285,3 +285,17 @@ extension NumberNormalizerTests {
         .reject("+" + String(repeating: "#", count: 40), nil, .invalidPattern),
     ]
 }
+
+@Suite("NumberNormalizer: no guessing for trunk-prefix countries")
+struct NumberNormalizerNoGuessTests {
+    @Test("digits without trunk prefix must carry the declared country's code")
+    func lostTrunkPrefix() throws {
+        let swiss = try NumberNormalizer(country: 41)
+        #expect(swiss.normalize("215601234") == .failure(.missingCountryCode))
+        #expect(swiss.normalize("41215601234") == .success(.number(41_215_601_234)))
+        #expect(swiss.normalize("021 560 12 34") == .success(.number(41_215_601_234)))
+        #expect(swiss.normalize("+33 1 62 00 00 00") == .success(.number(33_162_000_000)))
+        let french = try NumberNormalizer(country: 33)
+        #expect(french.normalize("33162######") == .success(.range(NumberRange(first: 33_162_000_000, last: 33_162_999_999))))
+    }
+}

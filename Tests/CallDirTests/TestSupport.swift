@@ -17,7 +17,7 @@ struct TempFolder {
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
         let p = file(name)
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
         return p
     }
 
@@ -45,6 +45,7 @@ func compile(_ options: CompileOptions, diagnostics: inout [Diagnostic]) throws 
     return try Compiler(options: options, onDiagnostic: { collected.append($0) }).run()
 }
 
+@discardableResult
 func compile(block: [String] = [], identify: [String] = [], output: String,
              configure: (inout CompileOptions) -> Void = { _ in }) throws -> CompileSummary {
     var options = CompileOptions(output: output)
@@ -62,4 +63,10 @@ func realDataPath(_ name: String) -> String? {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let path = root.deletingLastPathComponent().appendingPathComponent("shared/realdata/\(name)").path
     return FileManager.default.fileExists(atPath: path) ? path : nil
+}
+
+/// A valid North American number: 1, area code and exchange 200-999, line 0000-9999.
+func randomNANP<G: RandomNumberGenerator>(using rng: inout G) -> Int64 {
+    10_000_000_000 + Int64.random(in: 200...999, using: &rng) * 10_000_000
+        + Int64.random(in: 200...999, using: &rng) * 10_000 + Int64.random(in: 0...9_999, using: &rng)
 }

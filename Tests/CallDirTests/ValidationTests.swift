@@ -80,7 +80,7 @@ struct ValidationTests {
         var text = Data("14085555555,\n14085555556,\(long)\n14085555557,bad\u{7}bell\n14085555558,".utf8)
         text.append(contentsOf: [0xC3, 0x28, 0x0A])
         let path = folder.file("i.csv")
-        FileManager.default.createFile(atPath: path, contents: text)
+        _ = FileManager.default.createFile(atPath: path, contents: text)
         let (_, diagnostics) = problems(identify: [path], output: folder.file("i.calldir"))
         #expect(diagnostics.map(\.rule) == ["empty-label", "label-too-long", "label-control-character", "label-invalid-utf8"])
         #expect(diagnostics.map(\.line) == [1, 2, 3, 4])

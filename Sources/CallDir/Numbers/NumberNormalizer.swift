@@ -25,8 +25,9 @@
 ///      with `1` are kept; fewer than 10 digits: `too-short`, other lengths: `too-long`.
 ///    - a country with a trunk prefix (`0` for most, `8` for 7, 370 and 375, `06` for 36):
 ///      digits starting with it are national, the trunk prefix is replaced by the country
-///      code (`021 560 12 34` with 41 is 41215601234); other digits are taken as E.164
-///      already carrying a country code (`41215601234`, `33162######`).
+///      code (`021 560 12 34` with 41 is 41215601234); other digits must start with the
+///      country's code and are taken as E.164 (`41215601234`, `33162######` with 33);
+///      anything else is `missing-country-code` rather than a guess.
 ///    - a country without a trunk prefix (Italy, Spain, Portugal, Greece, Denmark, Norway,
 ///      Poland...): the country code is prepended and leading zeros are kept
 ///      (`06 1234 5678` with 39 is 390612345678). International numbers must be written
@@ -199,7 +200,11 @@ public struct NumberNormalizer: Sendable {
             if digits.total == 11, digits.startsWith(1, length: 1) { return .success(digits) }
             return .failure(digits.total < 10 ? .tooShort : .tooLong)
         case .national(let code, let codeLength, .trunkPrefix(let trunk, let trunkLength)):
-            guard digits.startsWith(trunk, length: trunkLength) else { return .success(digits) }
+            guard digits.startsWith(trunk, length: trunkLength) else {
+                // Not national: it must then carry this country's code. Anything else would
+                // be a guess (`215601234` with 41 is a Swiss number that lost its 0).
+                return digits.startsWith(code, length: codeLength) ? .success(digits) : .failure(.missingCountryCode)
+            }
             return prepend(code, length: codeLength, to: digits.dropping(trunk, length: trunkLength))
         case .national(let code, let codeLength, .noTrunkPrefix):
             return prepend(code, length: codeLength, to: digits)
