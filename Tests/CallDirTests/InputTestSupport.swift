@@ -81,7 +81,7 @@ final class TempDir {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-c", "-n", path(name)]
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardOutput = handle
         try process.run()
