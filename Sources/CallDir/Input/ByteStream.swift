@@ -1,5 +1,3 @@
-import Glibc
-
 /// The bytes of one input, decompressed when they are gzip.
 ///
 /// gzip is recognised by its magic bytes (1f 8b), never by the file name, so it works on

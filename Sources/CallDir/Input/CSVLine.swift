@@ -80,11 +80,4 @@ enum CSVLine {
         guard closed else { return nil }
         return (UnsafeRawBufferPointer(rebasing: scratch[fieldStart..<write]), read)
     }
-
-    /// True if the line contains a comma or a double quote (so it is parsed as CSV).
-    @inline(__always)
-    static func looksLikeCSV(_ line: UnsafeRawBufferPointer) -> Bool {
-        for byte in line where byte == 0x2C || byte == quote { return true }
-        return false
-    }
 }

@@ -2,9 +2,9 @@ import Glibc
 
 /// Splits a byte stream into lines, without allocating per line.
 ///
-/// Each line is handed out as a view into a 2 MiB buffer, without its `\n` and without a
-/// trailing `\r` (so CRLF and LF files read the same), with its 1-based line number. A last
-/// line without a newline is still a line. A UTF-8 byte order mark at the start of the first
+/// Newlines are found 8 bytes at a time (`ByteSearch`). Each line is handed out as a view into
+/// a 2 MiB buffer, without its `\n` and without a trailing `\r` (so CRLF and LF files read the
+/// same), with its 1-based line number. A last line without a newline is still a line. A UTF-8 byte order mark at the start of the first
 /// line is dropped. Lines longer than `maxLineLength` are an error: such a "line" is almost
 /// always a binary file or a file with CR-only line ends, and refusing it bounds memory.
 struct LineReader {
@@ -16,22 +16,30 @@ struct LineReader {
     /// Calls `body(line, lineNumber)` for every line, in order. The view is valid only during
     /// the call.
     func forEachLine(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 64)
+        // 8 bytes of slack after the buffer: the word-at-a-time scan may load past `end`.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize + 8, alignment: 64)
         defer { buffer.deallocate() }
         let base = buffer.baseAddress!
+        let fillable = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Self.bufferSize])
         var start = 0       // first byte of the current (incomplete) line
         var end = 0         // end of valid bytes
         var scanFrom = 0    // bytes before this offset hold no newline after `start`
         var lineNumber = 0
         var atEnd = false
         while true {
-            // Hot loop: memchr finds each newline; the line is a view into the buffer.
-            while scanFrom < end, let newline = memchr(base + scanFrom, 0x0A, end - scanFrom) {
-                let newlineOffset = base.distance(to: newline)
-                lineNumber += 1
-                try emit(base + start, newlineOffset - start, lineNumber, body)
-                start = newlineOffset + 1
-                scanFrom = start
+            // Hot loop: find newlines 8 bytes at a time; each line is a view into the buffer.
+            var offset = scanFrom
+            while offset < end {
+                var newlines = ByteSearch.matches(ByteSearch.load(base + offset), 0x0A)
+                if end - offset < 8 { newlines &= (1 &<< UInt64((end - offset) &* 8)) &- 1 }
+                while newlines != 0 {
+                    let newlineOffset = offset + ByteSearch.firstOffset(newlines)
+                    lineNumber += 1
+                    try emit(base + start, newlineOffset - start, lineNumber, body)
+                    start = newlineOffset + 1
+                    newlines &= newlines &- 1
+                }
+                offset += 8
             }
             scanFrom = end
             if atEnd {
@@ -51,7 +59,7 @@ struct LineReader {
                 scanFrom -= start
                 start = 0
             }
-            let n = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+            let n = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: fillable[end...]))
             if n == 0 { atEnd = true } else { end += n }
         }
     }

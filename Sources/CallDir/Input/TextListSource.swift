@@ -1,5 +1,3 @@
-import Glibc
-
 /// How to read columns of a CSV list with a header line.
 public struct TextListOptions: Sendable, Equatable {
     /// The header name of the number column. Nil: the first of `number`, `pattern`, `phone`,
@@ -47,7 +45,11 @@ public struct TextListSource: EntrySource {
     public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
-        let parser = TextListParser(name: name, options: options)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: LineReader.maxLineLength + 1, alignment: 16)
+        defer { scratch.deallocate() }
+        // A local struct, not a class: its state is then checked for exclusive access at
+        // compile time instead of at run time on every line (swift_beginAccess showed in profiles).
+        var parser = TextListParser(name: name, options: options, scratch: scratch)
         try LineReader(stream: stream).forEachLine { line, lineNumber in
             try parser.handle(line, lineNumber, body)
         }
@@ -55,7 +57,7 @@ public struct TextListSource: EntrySource {
 }
 
 /// The per-line state machine of `TextListSource`.
-final class TextListParser {
+struct TextListParser {
     enum Layout {
         case undecided
         /// No header: each line is plain, TAB-separated or CSV on its own.
@@ -71,20 +73,21 @@ final class TextListParser {
     let options: TextListOptions
     private(set) var layout = Layout.undecided
     /// Where quoted CSV fields are unescaped; as long as the longest line.
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: LineReader.maxLineLength + 1, alignment: 16)
+    private let scratch: UnsafeMutableRawBufferPointer
 
-    init(name: String, options: TextListOptions) {
+    init(name: String, options: TextListOptions, scratch: UnsafeMutableRawBufferPointer) {
         self.name = name
         self.options = options
+        self.scratch = scratch
     }
 
-    deinit { scratch.deallocate() }
-
-    func handle(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ body: (SourceRow) throws -> Void) throws {
-        var first = 0
-        while first < line.count && (line[first] == 0x20 || line[first] == Self.tab) { first += 1 }
-        if first == line.count || line[first] == 0x23 { return }  // blank or `#` comment
+    mutating func handle(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ body: (SourceRow) throws -> Void) throws {
+        guard let lead = line.first else { return }  // blank
+        if lead == 0x20 || lead == Self.tab || lead == 0x23 {
+            var first = 0
+            while first < line.count && (line[first] == 0x20 || line[first] == Self.tab) { first += 1 }
+            if first == line.count || line[first] == 0x23 { return }  // blank or `#` comment
+        }
         switch layout {
         case .perLine:
             try perLine(line, lineNumber, body)
@@ -99,19 +102,21 @@ final class TextListParser {
     /// A line of a list without header: TAB split, CSV, or one plain field.
     @inline(__always)
     private func perLine(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ body: (SourceRow) throws -> Void) throws {
-        if let tab = memchr(line.baseAddress!, Int32(Self.tab), line.count) {
-            let split = line.baseAddress!.distance(to: tab)
+        let (tab, csv) = ByteSearch.separators(in: line)
+        if let split = tab {
             let label = UnsafeRawBufferPointer(rebasing: line[(split + 1)...])
             try body(SourceRow(line: lineNumber, number: UnsafeRawBufferPointer(rebasing: line[..<split]),
                                label: label.isEmpty ? nil : label))
-        } else if CSVLine.looksLikeCSV(line) {
+        } else if csv {
             try columns(line, lineNumber, delimiter: Self.comma, number: 0, label: 1, body)
         } else {
             try body(SourceRow(line: lineNumber, number: line, label: nil))
         }
     }
 
-    /// Reads the number and label columns of one CSV (or TSV) line.
+    /// Reads the number and label columns of one CSV (or TSV) line. Kept out of line so the
+    /// plain-line path stays small.
+    @inline(never)
     private func columns(
         _ line: UnsafeRawBufferPointer, _ lineNumber: Int, delimiter: UInt8, number numberIndex: Int,
         label labelIndex: Int?, _ body: (SourceRow) throws -> Void
@@ -130,8 +135,9 @@ final class TextListParser {
     }
 
     /// Looks at the first content line: a header sets up `.columns` and returns true.
-    private func decideLayout(_ line: UnsafeRawBufferPointer, _ lineNumber: Int) throws -> Bool {
-        let delimiter = memchr(line.baseAddress!, Int32(Self.tab), line.count) != nil ? Self.tab : Self.comma
+    @inline(never)
+    private mutating func decideLayout(_ line: UnsafeRawBufferPointer, _ lineNumber: Int) throws -> Bool {
+        let delimiter = line.contains(Self.tab) ? Self.tab : Self.comma
         var names: [String] = []
         var firstHasDigit = false
         let outcome = CSVLine.forEachField(in: line, delimiter: delimiter, scratch: scratch) { index, field in
