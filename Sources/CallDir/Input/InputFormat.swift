@@ -1,0 +1,71 @@
+/// The formats `openSource` reads. SQLite databases are read with `SQLiteSource` instead.
+public enum InputFormat: String, CaseIterable, Sendable {
+    /// Decide from the first bytes (after gzip decompression); see `openSource`.
+    case auto
+    /// Plain text or CSV, one entry per line (`TextListSource`).
+    case text
+    /// vCard 3.0 / 4.0 (`VCardSource`).
+    case vcard
+    /// A JSON array of objects (`JSONListSource`).
+    case json
+    /// An Apple XML property list (`PlistListSource`).
+    case plist
+}
+
+/// Opens the list at `path` (`-` is standard input) as a source of rows.
+///
+/// gzip input is decompressed whatever its name. With `.auto`, the format is decided from the
+/// first non-whitespace bytes of the decompressed input, after a UTF-8 byte order mark:
+/// `BEGIN:VCARD` (any case) is vCard; `[` or `{` is JSON (a top-level object is then reported
+/// as an error by the JSON reader); `<?xml`, `<!DOCTYPE plist` or `<plist` is a plist;
+/// `bplist` (a binary plist) is an error; anything else, including empty input, is text.
+/// Only the first 4 KiB are examined; the bytes looked at are read again by the parser, so
+/// detection works on stdin. The file is opened here: a missing file fails at once.
+public func openSource(path: String, format: InputFormat = .auto,
+                       options: TextListOptions = .init()) throws -> any EntrySource {
+    try makeSource(origin: InputOrigin(path: path), format: format, options: options)
+}
+
+/// Opens a source over an already open descriptor (a pipe, say), readable once; it is not closed.
+func openSource(descriptor: Int32, name: String, format: InputFormat = .auto,
+                options: TextListOptions = .init()) throws -> any EntrySource {
+    try makeSource(origin: InputOrigin(descriptor: descriptor, name: name), format: format, options: options)
+}
+
+private func makeSource(origin: InputOrigin, format: InputFormat, options: TextListOptions) throws -> any EntrySource {
+    var chosen = format
+    if format == .auto {
+        chosen = try detectFormat(origin.peek(count: detectionWindow), name: origin.name)
+    }
+    switch chosen {
+    case .auto, .text: return TextListSource(origin: origin, options: options)
+    case .vcard: return VCardSource(origin: origin)
+    case .json: return JSONListSource(origin: origin)
+    case .plist: return PlistListSource(origin: origin)
+    }
+}
+
+/// How many decompressed bytes format detection examines.
+let detectionWindow = 4096
+
+/// The format of input that starts with `prefix` (never `.auto`).
+func detectFormat(_ prefix: UnsafeRawBufferPointer, name: String) throws -> InputFormat {
+    var start = 0
+    if prefix.count >= 3 && prefix[0] == 0xEF && prefix[1] == 0xBB && prefix[2] == 0xBF { start = 3 }
+    while start < prefix.count, [0x20, 0x09, 0x0D, 0x0A].contains(prefix[start]) { start += 1 }
+    let head = UnsafeRawBufferPointer(rebasing: prefix[start...])
+    func starts(_ literal: StaticString) -> Bool {
+        guard head.count >= literal.utf8CodeUnitCount else { return false }
+        for index in 0..<literal.utf8CodeUnitCount {
+            var byte = head[index]
+            if byte >= 0x61 && byte <= 0x7A { byte -= 0x20 }  // compare upper-cased
+            if byte != literal.utf8Start[index] { return false }
+        }
+        return true
+    }
+    if starts("BEGIN:VCARD") { return .vcard }
+    if starts("[") || starts("{") { return .json }
+    if starts("<?XML") || starts("<!DOCTYPE PLIST") || starts("<PLIST") { return .plist }
+    if starts("BPLIST") { throw PlistListSource.binaryPlistError(name) }
+    return .text
+}

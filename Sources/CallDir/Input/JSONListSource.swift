@@ -1,0 +1,158 @@
+/// JSON lists in the Saracroche style: a top-level array of objects, read as a stream.
+///
+/// Per object, the number field is `pattern` if present, else `start` and `end` joined as
+/// `START-END` (a range the normaliser reads), else `number`, else `phone`; an object with
+/// none of them gives an empty number field (rejected later with its line). The label is the
+/// first present of `label`, `name`, `operator_name`, `title`. Values may be strings or
+/// numbers (kept as written); other keys and values of other types are skipped, nested ones
+/// included. A bare string or number in the array is a number without label. The row's line is
+/// the line of the object's `{`. Memory: one object's wanted values.
+public struct JSONListSource: EntrySource {
+    public let name: String
+    private let origin: InputOrigin
+
+    /// Opens the JSON list at `path` (`-` is standard input; gzip is decompressed).
+    public init(path: String) throws {
+        self.init(origin: try InputOrigin(path: path))
+    }
+
+    init(origin: InputOrigin) {
+        self.origin = origin
+        self.name = origin.name
+    }
+
+    public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+        let stream = try origin.openStream()
+        defer { stream.close() }
+        try JSONListParser(cursor: ByteCursor(stream: stream)).parse(body)
+    }
+}
+
+/// The array-of-objects structure on top of `JSONScanner`.
+final class JSONListParser {
+    /// Keys whose values are kept, in the order of `Field`.
+    private static let keys: [[UInt8]] = ["pattern", "start", "end", "number", "phone",
+                                          "label", "name", "operator_name", "title"].map { Array($0.utf8) }
+    private enum Field: Int { case pattern, start, end, number, phone, label, name, operatorName, title }
+    private static let labelFields: [Field] = [.label, .name, .operatorName, .title]
+
+    private let cursor: ByteCursor
+    private let scanner: JSONScanner
+    /// The current object's kept values, back to back, and where each field's value is.
+    private var storage: [UInt8] = []
+    private var fields = [Range<Int>?](repeating: nil, count: 9)
+    private var key: [UInt8] = []
+
+    init(cursor: ByteCursor) {
+        self.cursor = cursor
+        scanner = JSONScanner(cursor: cursor)
+    }
+
+    func parse(_ body: (SourceRow) throws -> Void) throws {
+        try cursor.skipByteOrderMark()
+        try cursor.skipWhitespace()
+        let first = try cursor.peek()
+        guard first == 0x5B else {
+            throw scanner.error("expected '[' (the list must be an array of objects) but found "
+                                + describeFound(first))
+        }
+        _ = try cursor.next()
+        try cursor.skipWhitespace()
+        if try cursor.peek() == 0x5D {
+            _ = try cursor.next()
+        } else {
+            try elements(body)
+        }
+        try cursor.skipWhitespace()
+        if let extra = try cursor.peek() {
+            throw scanner.error("unexpected \(describeFound(extra)) after the end of the top-level array")
+        }
+    }
+
+    private func elements(_ body: (SourceRow) throws -> Void) throws {
+        while true {
+            try cursor.skipWhitespace()
+            try element(body)
+            try cursor.skipWhitespace()
+            let found = try cursor.next()
+            if found == 0x2C { continue }
+            if found == 0x5D { return }
+            throw scanner.error("expected ',' or ']' after an array element but found \(describeFound(found))")
+        }
+    }
+
+    /// One array element: an object, or a bare string or number.
+    private func element(_ body: (SourceRow) throws -> Void) throws {
+        let line = cursor.line
+        storage.removeAll(keepingCapacity: true)
+        switch try cursor.peek() {
+        case 0x7B:
+            try object()
+            try emit(line, body)
+        case 0x22:
+            try scanner.readString(into: &storage)
+            try storage.withUnsafeBytes { try body(SourceRow(line: line, number: $0, label: nil)) }
+        case 0x2D, .some(0x30...0x39):
+            try scanner.readNumber(into: &storage)
+            try storage.withUnsafeBytes { try body(SourceRow(line: line, number: $0, label: nil)) }
+        case let found:
+            throw scanner.error("expected an object in the top-level array but found \(describeFound(found))")
+        }
+    }
+
+    /// Reads one object (cursor on `{`), keeping the wanted fields.
+    private func object() throws {
+        for index in fields.indices { fields[index] = nil }
+        _ = try cursor.next()
+        try cursor.skipWhitespace()
+        if try cursor.peek() == 0x7D { _ = try cursor.next(); return }
+        while true {
+            try cursor.skipWhitespace()
+            let found = try cursor.peek()
+            guard found == 0x22 else { throw scanner.error("expected a string key but found \(describeFound(found))") }
+            key.removeAll(keepingCapacity: true)
+            try scanner.readString(into: &key)
+            try cursor.skipWhitespace()
+            try scanner.expect(0x3A, "':' after the key")
+            try cursor.skipWhitespace()
+            try value(for: Self.keys.firstIndex(of: key))
+            try cursor.skipWhitespace()
+            let next = try cursor.next()
+            if next == 0x2C { continue }
+            if next == 0x7D { return }
+            throw scanner.error("expected ',' or '}' in an object but found \(describeFound(next))")
+        }
+    }
+
+    /// Keeps a string or number value for a wanted field; skips anything else.
+    private func value(for field: Int?) throws {
+        guard let field else { return try scanner.skipValue(depth: 1) }
+        let start = storage.count
+        switch try cursor.peek() {
+        case 0x22: try scanner.readString(into: &storage)
+        case 0x2D, .some(0x30...0x39): try scanner.readNumber(into: &storage)
+        default: return try scanner.skipValue(depth: 1)  // null, true, nested: not a value we use
+        }
+        fields[field] = start..<storage.count
+    }
+
+    private func emit(_ line: Int, _ body: (SourceRow) throws -> Void) throws {
+        let number: Range<Int>
+        if let pattern = fields[Field.pattern.rawValue] {
+            number = pattern
+        } else if let start = fields[Field.start.rawValue], let end = fields[Field.end.rawValue] {
+            let joined = storage.count
+            storage.append(contentsOf: storage[start])
+            storage.append(0x2D)
+            storage.append(contentsOf: storage[end])
+            number = joined..<storage.count
+        } else {
+            number = fields[Field.number.rawValue] ?? fields[Field.phone.rawValue] ?? 0..<0
+        }
+        let label = Self.labelFields.lazy.compactMap { self.fields[$0.rawValue] }.first { !$0.isEmpty }
+        try storage.withUnsafeBytes { bytes in
+            try body(SourceRow(line: line, number: UnsafeRawBufferPointer(rebasing: bytes[number]),
+                               label: label.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) }))
+        }
+    }
+}
