@@ -72,7 +72,7 @@ struct ValidationTests {
         #expect(result.blocked == .exact && result.label == "Telemarketer" && result.action == "block")
     }
 
-    @Test("labels: empty, too long, control characters, invalid UTF-8 are rejected with their line")
+    @Test("labels: missing, too long, control characters, invalid UTF-8 are rejected with their line")
     func labels() throws {
         let folder = TempFolder()
         defer { folder.remove() }
@@ -82,7 +82,7 @@ struct ValidationTests {
         let path = folder.file("i.csv")
         _ = FileManager.default.createFile(atPath: path, contents: text)
         let (_, diagnostics) = problems(identify: [path], output: folder.file("i.calldir"))
-        #expect(diagnostics.map(\.rule) == ["empty-label", "label-too-long", "label-control-character", "label-invalid-utf8"])
+        #expect(diagnostics.map(\.rule) == ["missing-label", "label-too-long", "label-control-character", "label-invalid-utf8"])
         #expect(diagnostics.map(\.line) == [1, 2, 3, 4])
     }
 
