@@ -94,6 +94,14 @@ struct InputTextListTests {
         #expect(try textRows(text, options: options) == [CollectedRow(2, "+18005550100", "Acme")])
     }
 
+    @Test func requestedColumnMarksAHeaderWhoseFirstNameHasADigit() throws {
+        let text = "phone1,phone2,who\n+18005550100,+18005550101,Acme\n"
+        #expect(try textRows(text, options: .init(numberColumn: "phone2", labelColumn: "who")) ==
+                [CollectedRow(2, "+18005550101", "Acme")])
+        // Without the request, the same first line is data.
+        #expect(try textRows(text).first == CollectedRow(1, "phone1", "phone2"))
+    }
+
     @Test func headerWithoutNumberColumnListsTheColumns() throws {
         let error = try textError("when,who\n2024-01-01,Acme\n")
         #expect(error?.code == .badInput)
@@ -108,7 +116,7 @@ struct InputTextListTests {
         #expect(error?.message.contains("no label column 'company' (columns: 'number', 'label')") == true)
         let noHeader = try textError("+18005550100,Acme\n", options: .init(numberColumn: "number"))
         #expect(noHeader?.line == 1)
-        #expect(noHeader?.message.contains("has no header line") == true)
+        #expect(noHeader?.message.contains("has no header line naming it") == true)
     }
 
     @Test func multiLineFieldIsAnErrorNamingTheLine() throws {

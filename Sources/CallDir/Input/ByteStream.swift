@@ -24,6 +24,7 @@ final class ByteStream {
     private var replay: UnsafeMutableRawBufferPointer?
     private var replayStart = 0
     private var replayEnd = 0
+    private var hasBeenRead = false
 
     init(file: InputFile) {
         self.file = file
@@ -55,6 +56,7 @@ final class ByteStream {
 
     /// Reads up to `output.count` decompressed bytes; returns 0 only at end of input.
     func read(into output: UnsafeMutableRawBufferPointer) throws -> Int {
+        hasBeenRead = true
         if let replay, replayStart < replayEnd {
             let n = min(output.count, replayEnd - replayStart)
             output.baseAddress!.copyMemory(from: replay.baseAddress! + replayStart, byteCount: n)
@@ -67,7 +69,7 @@ final class ByteStream {
     /// Returns at least the first `count` decompressed bytes (fewer only if the input is shorter)
     /// without consuming them. Must be called before the first `read`.
     func peek(count: Int) throws -> UnsafeRawBufferPointer {
-        precondition(replayStart == 0, "peek after read")
+        precondition(!hasBeenRead, "ByteStream.peek after read")
         if replay == nil || replay!.count < count {
             let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
             if let old = replay {

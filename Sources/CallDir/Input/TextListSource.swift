@@ -22,8 +22,8 @@ public struct TextListOptions: Sendable, Equatable {
 /// comma or a double quote is CSV: the first field is the number, the second the label, more
 /// fields are ignored. Any other line is one number without a label.
 ///
-/// Header: if the first line that is not blank or a comment has no digit in its first field,
-/// it names the columns, and every later line is split by the header's delimiter (TAB if the
+/// Header: if the first line that is not blank or a comment has no digit in its first field
+/// (or contains a column name requested in `TextListOptions`), it names the columns, and every later line is split by the header's delimiter (TAB if the
 /// header has one, else comma) and the columns chosen by `TextListOptions` are read.
 /// An empty label field is reported as no label (nil).
 public struct TextListSource: EntrySource {
@@ -143,14 +143,17 @@ struct TextListParser {
         let outcome = CSVLine.forEachField(in: line, delimiter: delimiter, scratch: scratch) { index, field in
             if index == 0 { firstHasDigit = field.contains { $0 >= 0x30 && $0 <= 0x39 } }
             names.append(String(decoding: field, as: UTF8.self))
-            return !firstHasDigit
+            return true
         }
         if case .unterminatedQuote = outcome { throw multiLine(lineNumber) }
-        if firstHasDigit {
-            if let requested = options.numberColumn ?? options.labelColumn {
-                throw CallDirError(.badInput, "column '\(requested)' was requested by name, but the list has no "
-                                   + "header line (the first line starts with a number); add a header or "
-                                   + "do not select columns", path: name, line: lineNumber)
+        let requested = [options.numberColumn, options.labelColumn].compactMap { $0 }
+        // A requested column name also marks a header whose first name has a digit (`phone1`).
+        let namesRequested = requested.contains { names.map(Self.normalize).contains(Self.normalize($0)) }
+        if firstHasDigit && !namesRequested {
+            if let column = requested.first {
+                throw CallDirError(.badInput, "column '\(column)' was requested by name, but the list has no "
+                                   + "header line naming it (the first line starts with a number); add a "
+                                   + "header or do not select columns", path: name, line: lineNumber)
             }
             layout = .perLine
             return false
