@@ -1,5 +1,6 @@
 /// What a successful compile produced and what it left out, with every input row accounted
-/// for: rows read = entries stored + range rows + duplicates collapsed + rows rejected.
+/// for: rows read = entries stored + range rows + allowlist rows + rows rejected, where
+/// rejected rows include collapsed duplicates and blocked numbers removed by the allowlist.
 public struct CompileSummary: Sendable {
     public var output: String
     public var rowsRead = 0
@@ -12,6 +13,8 @@ public struct CompileSummary: Sendable {
     public var identifiedRangeNumbers: Int64 = 0
     /// Rows of range syntax read (before merging).
     public var rangeRows = 0
+    /// Rows read from --allow lists that became allowed numbers or ranges.
+    public var allowRows = 0
     public var labels = 0
     /// Rows dropped by reason: reject reasons, `duplicate`, `label-conflict`, `allowed`, ...
     public var rejected: [String: Int] = [:]

@@ -155,8 +155,8 @@ public final class Compiler {
         for (i, spec) in options.allowSources.enumerated() {
             try spec.open().forEachRow { row in
                 switch try normalizedRow(row, kind: .allow, origin: Origin(source: first + i, line: row.line)) {
-                case .number(let n): numbers.append(n)
-                case .range(let r): ranges.append(r)
+                case .number(let n): numbers.append(n); summary.allowRows += 1
+                case .range(let r): ranges.append(r); summary.allowRows += 1
                 case nil: break
                 }
             }

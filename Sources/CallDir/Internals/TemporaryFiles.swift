@@ -49,6 +49,12 @@ public enum TemporaryFiles {
         }
         signal(SIGINT) { sig in TemporaryFiles.removeAllFromSignalHandler(); _exit(128 + sig) }
         signal(SIGTERM) { sig in TemporaryFiles.removeAllFromSignalHandler(); _exit(128 + sig) }
+        // A parent may have started us with these blocked (the mask is inherited): unblock.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
     private static func removeAllFromSignalHandler() {

@@ -11,6 +11,7 @@ extension CompileSummary {
             ("blockedRangeNumbers", .int(blockedRangeNumbers)),
             ("identifiedRangeNumbers", .int(identifiedRangeNumbers)),
             ("rangeRows", .int(Int64(rangeRows))),
+            ("allowRows", .int(Int64(allowRows))),
             ("labels", .int(Int64(labels))),
             ("duplicates", .int(Int64(duplicates))),
             ("labelConflicts", .int(Int64(labelConflicts))),
