@@ -24,6 +24,6 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["CallDir"]),
+        .testTarget(name: "CLITests", dependencies: ["CallDir"], exclude: ["Fixtures"]),
     ]
 )

@@ -9,22 +9,25 @@ struct CompileCommand: ParsableCommand {
         commandName: "compile",
         abstract: "Validate number lists and compile them into an index.",
         discussion: """
-        Lists are read in order; without --sort every kind must be strictly ascending across all
-        its files, exactly as CallKit requires (error 3 entriesOutOfOrder, error 4 duplicateEntries),
-        and each problem is reported as FILE:LINE: reason. Formats are recognised by content:
-        plain text (one number per line, '#' comments), CSV or TAB 'number,label' rows (a header
-        row selects columns), vCard, JSON arrays of {pattern|start,end, name}, XML plists
-        (Begone), each optionally gzip-compressed. '#' in a number is a wildcard digit
-        (33162######); 'FIRST-LAST' is a range. Both are stored as ranges.
+        Lists are read in order. Without --sort every kind must be strictly ascending across \
+        all its files, exactly as CallKit requires (error 3 entriesOutOfOrder, error 4 \
+        duplicateEntries), and each problem is reported as FILE:LINE: reason.
 
-        The index is written to a temporary file, fsynced and renamed: on failure nothing is
+        Formats are recognised by content: plain text (one number per line, '#' comments), \
+        CSV or TAB 'number,label' rows (a header row selects columns), vCard, JSON arrays of \
+        {pattern or start/end, name}, XML plists (Begone); any of them gzip-compressed. A '#' \
+        in a number is a wildcard digit (33162######) and FIRST-LAST is a range; both are \
+        stored as ranges, never expanded.
+
+        The index is written to a temporary file, fsynced and renamed: on failure nothing is \
         published and an existing index is left as it was.
 
         Examples:
           calldir compile --block data/blocked.txt --identify data/identified.csv
-          calldir compile --country 1 --sort --dedupe --skip-invalid --rejects rejects.tsv \\
-              --block complaints.csv.gz -o ftc.calldir
-          calldir compile --block-sql 'spam.db:SELECT number FROM blocked' -o spam.calldir
+          calldir compile --country 1 --sort --dedupe --skip-invalid \\
+              --rejects rejects.tsv --block complaints.csv.gz -o ftc.calldir
+          calldir compile --block-sql 'spam.db:SELECT number FROM spam' \\
+              -o spam.calldir
         """
     )
 

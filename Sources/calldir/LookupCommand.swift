@@ -9,11 +9,11 @@ struct LookupCommand: ParsableCommand {
         commandName: "lookup",
         abstract: "Say whether numbers are blocked, identified (with their label), both, or unknown.",
         discussion: """
-        Numbers may be formatted: '+1 (800) 555-5555', '00 41 21 560 12 34', or national with
-        --country. With '-' numbers are read from stdin, one per line, and answered in order.
-        --json prints one JSON object per number (JSON Lines).
+        Numbers may be formatted ('+1 (800) 555-5555', '00 41 21 560 12 34'), or national \
+        with --country. With '-', numbers are read from stdin, one per line, and answered in \
+        order. --json prints one JSON object per number (JSON Lines).
 
-        Exit status, like grep: 0 every number is listed, 1 some number is not, 2 an error
+        Exit status, like grep: 0 every number is listed, 1 some number is not, 2 an error \
         (a missing or damaged index, or an input that is not a phone number).
 
         Examples:
