@@ -80,7 +80,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
 
     /// Section name, offset and length, in file order (for `inspect`).
     public var sectionLayout: [(name: String, offset: Int, length: Int)] {
-        sections.values.sorted { $0.offset < $1.offset }.map { ($0.kind.name, $0.offset, $0.length) }
+        sections.values.sorted { ($0.offset, $0.kind.rawValue) < ($1.offset, $1.kind.rawValue) }.map { ($0.kind.name, $0.offset, $0.length) }
     }
 
     /// Every label, in id order.
