@@ -163,8 +163,10 @@ struct CompileCommand: ParsableCommand {
         if s.blockedRanges + s.identifiedRanges > 0 {
             line += ", \(formatCount(s.blockedRanges + s.identifiedRanges)) ranges covering \(formatCount(s.blockedRangeNumbers + s.identifiedRangeNumbers)) numbers"
         }
-        line += " (\(formatCount(s.labels)) labels, \(formatCount(s.numbersInBoth)) in both)"
-        line += " into \(s.output): \(formatCount(s.fileBytes)) bytes, \(formatFixed(s.bytesPerEntry, 2)) bytes/entry, \(formatFixed(s.seconds, 2)) s"
+        if s.labels > 0 { line += " (\(formatCount(s.labels)) labels, \(formatCount(s.numbersInBoth)) numbers in both kinds)" }
+        line += " into \(s.output): \(formatCount(s.fileBytes)) bytes"
+        if s.entries > 0 { line += " (\(formatFixed(s.bytesPerEntry, 2)) bytes/entry)" }
+        line += " in \(formatFixed(s.seconds, 2)) s"
         Terminal.printError(line)
         if s.rejectedTotal > 0 {
             let reasons = s.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ")
