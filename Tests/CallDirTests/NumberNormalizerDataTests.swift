@@ -103,7 +103,7 @@ struct NumberNormalizerDataTests {
         }
     }
 
-    @Test(.enabled(if: NumberNormalizerDataTests.realDataExists("ftc-dnc-complaints-90days.csv")))
+    @Test(.enabled(if: NumberNormalizerDataTests.realDataExists("ftc-dnc-complaints-90days.csv"), "needs ../shared/realdata/ftc-dnc-complaints-90days.csv: skipped"))
     func ftcComplaintsWithCountry1() throws {
         let normalizer = try NumberNormalizer(country: 1)
         var accepted = 0
@@ -137,7 +137,7 @@ struct NumberNormalizerDataTests {
         #expect(unexpected == [], "accepted numbers that are not 1 + 10 digits")
     }
 
-    @Test(.enabled(if: NumberNormalizerDataTests.realDataExists("swiss-spam-numbers.txt")), arguments: [nil, 41] as [Int?])
+    @Test(.enabled(if: NumberNormalizerDataTests.realDataExists("swiss-spam-numbers.txt"), "needs ../shared/realdata/swiss-spam-numbers.txt: skipped"), arguments: [nil, 41] as [Int?])
     func swissSpamNumbers(country: Int?) throws {
         let normalizer = try NumberNormalizer(country: country)
         var swiss = 0
@@ -150,7 +150,7 @@ struct NumberNormalizerDataTests {
         #expect(swiss == rows)
     }
 
-    @Test(.enabled(if: NumberNormalizerDataTests.realDataExists("swiss-spam-patterns.txt")), arguments: [nil, 41] as [Int?])
+    @Test(.enabled(if: NumberNormalizerDataTests.realDataExists("swiss-spam-patterns.txt"), "needs ../shared/realdata/swiss-spam-patterns.txt: skipped"), arguments: [nil, 41] as [Int?])
     func swissSpamPatterns(country: Int?) throws {
         let normalizer = try NumberNormalizer(country: country)
         var ranges = 0
