@@ -51,12 +51,12 @@ public final class Compiler {
 
     private func compile(into writer: IndexWriter) throws {
         let allow = try loadAllowList()
-        let blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
-        let blockRanges = try readKind(.block, sources: options.blockSources, firstSource: 0, encoder: blocked, allow: allow)
+        var blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
+        let blockRanges = try readKind(.block, sources: options.blockSources, firstSource: 0, encoder: &blocked, allow: allow)
         try blocked.finish()
-        let identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
+        var identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
         let identifyRanges = try readKind(.identify, sources: options.identifySources,
-                                          firstSource: options.blockSources.count, encoder: identified, allow: allow)
+                                          firstSource: options.blockSources.count, encoder: &identified, allow: allow)
         try identified.finish()
         if log.count > 0 {
             throw CallDirError(.invalidList, "\(log.count) problem\(log.count == 1 ? "" : "s") found; no index written",
@@ -82,16 +82,22 @@ public final class Compiler {
     }
 
     /// Reads every source of one kind into `encoder`; returns the range rows.
-    private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: NumberSetEncoder,
+    /// The per-row state lives in locals (not in `self`), so the hot loop needs no run-time
+    /// exclusivity checks.
+    private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: inout NumberSetEncoder,
                           allow: AllowList) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
-        let sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
+        var sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
                              log: log, rejects: rejects)
         let sorter = options.sort ? try ExternalSorter(memoryBudget: options.memoryBudget,
                                                        temporaryFolder: options.temporaryFolder) : nil
         var ranges: [(range: NumberRange, label: UInt32, origin: Origin)] = []
+        var rowsRead = summary.rowsRead
+        defer { summary.rowsRead = rowsRead }
         for (i, spec) in sources.enumerated() {
             let source = try spec.open()
             try source.forEachRow { row in
+                rowsRead += 1
+                if rowsRead & 0xFFFF == 0 { onProgress?(rowsRead) }
                 let origin = Origin(source: firstSource + i, line: row.line)
                 guard let entry = try normalizedRow(row, kind: kind, origin: origin) else { return }
                 let label = kind == .identify ? row.label : nil
@@ -110,6 +116,7 @@ public final class Compiler {
             summary.sortRuns += sorter.runCount
             try sorter.drain { n, origin, label in try sink.accept(n, origin: Origin(raw: origin), label: label) }
         }
+        encoder = sink.encoder
         summary.duplicates += sink.duplicates
         summary.labelConflicts += sink.labelConflicts
         summary.allowedNumbersRemoved += sink.allowed
@@ -117,9 +124,8 @@ public final class Compiler {
     }
 
     /// The row's entry, or nil after reporting (strict) or counting (--skip-invalid) it.
+    @inline(__always)
     private func normalizedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
-        summary.rowsRead += 1
-        if summary.rowsRead & 0xFFFF == 0 { onProgress?(summary.rowsRead) }
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
             try reject(origin, reason: reason.rawValue, explanation: reason.explanation, text: row.number)
@@ -154,6 +160,7 @@ public final class Compiler {
         let first = options.blockSources.count + options.identifySources.count
         for (i, spec) in options.allowSources.enumerated() {
             try spec.open().forEachRow { row in
+                summary.rowsRead += 1
                 switch try normalizedRow(row, kind: .allow, origin: Origin(source: first + i, line: row.line)) {
                 case .number(let n): numbers.append(n)
                 case .range(let r): ranges.append(r)
