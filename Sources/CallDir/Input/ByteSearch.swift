@@ -34,13 +34,12 @@ enum ByteSearch {
     /// The last word overlaps the one before; seeing a byte twice does not matter here.
     @inline(__always)
     static func hasByteBelowDigits(_ base: UnsafeRawPointer, count: Int) -> Bool {
-        var below: UInt64 = 0
-        var offset = 0
-        while offset + 8 < count {
+        var below = bytesBelow(load(base), 0x30) | bytesBelow(load(base + (count &- 8)), 0x30)
+        var offset = 8
+        while offset &+ 8 < count {  // lines over 16 bytes
             below |= bytesBelow(load(base + offset), 0x30)
-            offset += 8
+            offset &+= 8
         }
-        below |= bytesBelow(load(base + (count - 8)), 0x30)
         return below != 0
     }
 

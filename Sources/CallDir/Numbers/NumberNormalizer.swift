@@ -56,10 +56,13 @@ public struct NumberNormalizer: Sendable {
     }
 
     private let mode: Mode
+    /// 11 digits starting with 1 are E.164 as written (no --country, or --country 1).
+    private let takesNANPAsIs: Bool
 
     /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or 1...999.
     public init(country: Int? = nil) throws(CallDirError) {
         self.country = country
+        takesNANPAsIs = country == nil || country == 1
         guard let country else { mode = .e164; return }
         guard (1...999).contains(country) else {
             throw CallDirError(.usage, "--country needs a calling code from 1 to 999 such as 1, 33 or 41 (got \(country))")
@@ -88,6 +91,21 @@ public struct NumberNormalizer: Sendable {
             return finish(Digits(value: value, literal: end - start, wildcards: 0), plus: false)
         }
         return normalizeScanned(field, from: start, to: end)
+    }
+
+    /// The number when `field` is exactly 8 to 16 digits that `normalize` accepts as they
+    /// are (no whitespace, no prefix rule to apply, valid); nil sends the field through
+    /// `normalize`. Small enough to inline into the compile loop, with no `Result` to build.
+    @inline(__always)
+    func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
+        guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }
+        let lead = field.load(as: UInt8.self)
+        if field.count == 11, lead == 0x31, takesNANPAsIs {
+            // 1 NPA NXX XXXX, most of most lists: area code and exchange must start with 2-9.
+            return field[1] >= 0x32 && field[4] >= 0x32 ? Int64(value) : nil
+        }
+        guard case .success(.number(let number))? = plainNumber(value, length: field.count, lead: lead) else { return nil }
+        return number
     }
 
     /// Normalises one field given as a string. Convenience for tests and one-off lookups.
