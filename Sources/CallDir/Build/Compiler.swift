@@ -83,7 +83,7 @@ public final class Compiler {
 
     /// Reads every source of one kind into `encoder`; returns the range rows.
     /// The per-row state lives in locals (not in `self`), so the hot loop needs no run-time
-    /// exclusivity checks.
+    /// exclusivity checks. Sources are read a batch ahead on a second thread (`RowPrefetcher`).
     private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: inout NumberSetEncoder,
                           allow: AllowList) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
         var sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
@@ -95,20 +95,24 @@ public final class Compiler {
         defer { summary.rowsRead = rowsRead }
         for (i, spec) in sources.enumerated() {
             let source = try spec.open()
-            try source.forEachRow { row in
-                rowsRead += 1
-                if rowsRead & 0xFFFF == 0 { onProgress?(rowsRead) }
-                let origin = Origin(source: firstSource + i, line: row.line)
-                guard let entry = try normalizedRow(row, kind: kind, origin: origin) else { return }
-                let label = kind == .identify ? row.label : nil
-                switch entry {
-                case .number(let n):
-                    if let sorter { try sorter.append(number: n, origin: origin.raw, label: label) } else {
-                        try sink.accept(n, origin: origin, label: label)
+            try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify) { batch in
+                var textRows = 0
+                for row in 0..<batch.count {
+                    rowsRead += 1
+                    if rowsRead & 0xFFFF == 0 { onProgress?(rowsRead) }
+                    let line = batch.lines[row]
+                    let origin = Origin(source: firstSource + i, line: line)
+                    let number = batch.numbers[row]
+                    if number != 0 {  // a plain number the reading thread already normalised
+                        if let sorter { try sorter.append(number: number, origin: origin.raw, label: nil) } else {
+                            try sink.accept(number, origin: origin, label: nil)
+                        }
+                    } else {
+                        try batch.withTextRow(textRows, line: line) { row in
+                            try take(row, origin: origin, kind: kind, sink: &sink, sorter: sorter, ranges: &ranges)
+                        }
+                        textRows += 1
                     }
-                case .range(let r):
-                    summary.rangeRows += 1
-                    ranges.append((r, label.map { labels.intern($0) } ?? 0, origin))
                 }
             }
         }
@@ -123,9 +127,31 @@ public final class Compiler {
         return ranges
     }
 
+    /// Any row: normalise (or reject), then sort, or validate and encode.
+    private func take(_ row: SourceRow, origin: Origin, kind: EntryKind, sink: inout EntrySink, sorter: ExternalSorter?,
+                      ranges: inout [(range: NumberRange, label: UInt32, origin: Origin)]) throws {
+        guard let entry = try normalizedRow(row, kind: kind, origin: origin) else { return }
+        let label = kind == .identify ? row.label : nil
+        switch entry {
+        case .number(let n):
+            if let sorter { try sorter.append(number: n, origin: origin.raw, label: label) } else {
+                try sink.accept(n, origin: origin, label: label)
+            }
+        case .range(let r):
+            summary.rangeRows += 1
+            ranges.append((r, label.map { labels.intern($0) } ?? 0, origin))
+        }
+    }
+
     /// The row's entry, or nil after reporting (strict) or counting (--skip-invalid) it.
     @inline(__always)
     private func normalizedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
+        if kind != .identify, let number = normalizer.validPlainNumber(row.number) { return .number(number) }
+        return try checkedRow(row, kind: kind, origin: origin)
+    }
+
+    @inline(never)
+    private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
             try reject(origin, reason: reason.rawValue, explanation: reason.explanation, text: row.number)
