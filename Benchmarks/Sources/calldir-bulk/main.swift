@@ -7,7 +7,8 @@ import CallDir
 
 // Times library lookups for the comparison script, the same way `baseline/cdb_bulk.c` and
 // `baseline/sqlite_bulk.c` time their peers: read every query into memory, open the index,
-// then time `passes` passes over the queries. Prints one line:
+// then time `passes` passes over the queries, with `lookup(_:)` per number (`one`, the
+// default) or the batch `lookup(_:_:)` (`batch`). Prints one line:
 //   lookups=N found=F best_seconds=S median_seconds=S
 // The index is opened with `verify: true` (every checksum checked once, as a server does),
 // so lookups skip the per-block CRC.
@@ -19,9 +20,10 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    fail("usage: calldir-bulk INDEX QUERIES [PASSES]")
+    fail("usage: calldir-bulk INDEX QUERIES [PASSES [one|batch]]")
 }
 let passes = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
+let batch = arguments.count > 4 && arguments[4] == "batch"
 
 func readQueries(_ path: String) -> [Int64] {
     guard let file = fopen(path, "r") else { perror(path); exit(2) }
@@ -48,7 +50,11 @@ do {
     for _ in 0..<passes {
         found = 0
         let start = now()
-        for q in queries where try index.lookup(q).isListed { found += 1 }
+        if batch {
+            try queries.withUnsafeBufferPointer { try index.lookup($0) { if $0.isListed { found += 1 } } }
+        } else {
+            for q in queries where try index.lookup(q).isListed { found += 1 }
+        }
         times.append(now() - start)
     }
     times.sort()
