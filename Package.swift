@@ -1,8 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The core library `CallDir` depends only on the C libraries (zlib, SQLite) and Glibc,
-// so an app, a server or the one-shot CLI pays for nothing else at start-up.
+// The core library `CallDir` depends only on the C libraries (zlib, SQLite), Glibc and an
+// inline C header (CLookupSupport), so an app, a server or the one-shot CLI pays for
+// nothing else at start-up.
 let package = Package(
     name: "calldir",
     products: [
@@ -15,7 +16,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "CallDir", dependencies: ["CZlib", "CSQLite"]),
+        // Prefetch and a branch-free search for lookups, which Swift cannot express.
+        .target(name: "CLookupSupport"),
+        .target(name: "CallDir", dependencies: ["CZlib", "CSQLite", "CLookupSupport"]),
         .executableTarget(
             name: "calldir",
             dependencies: [

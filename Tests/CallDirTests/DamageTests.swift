@@ -40,6 +40,9 @@ struct DamageTests {
             if let index = try? CallDirIndex(path: damaged), let got = try? answers(index, probes) {
                 #expect(got == expected, "byte \(offset): lookup answered differently without reporting damage")
             }
+            if let index = try? CallDirIndex(path: damaged), let got = try? index.lookup(probes) {
+                #expect(got == expected, "byte \(offset): batch lookup answered differently without reporting damage")
+            }
         }
         #expect(missedByVerify.isEmpty, "verify missed flips at \(missedByVerify)")
     }

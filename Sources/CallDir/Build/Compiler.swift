@@ -51,12 +51,12 @@ public final class Compiler {
 
     private func compile(into writer: IndexWriter) throws {
         let allow = try loadAllowList()
-        let blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
-        let blockRanges = try readKind(.block, sources: options.blockSources, firstSource: 0, encoder: blocked, allow: allow)
+        var blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
+        let blockRanges = try readKind(.block, sources: options.blockSources, firstSource: 0, encoder: &blocked, allow: allow)
         try blocked.finish()
-        let identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
+        var identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
         let identifyRanges = try readKind(.identify, sources: options.identifySources,
-                                          firstSource: options.blockSources.count, encoder: identified, allow: allow)
+                                          firstSource: options.blockSources.count, encoder: &identified, allow: allow)
         try identified.finish()
         if log.count > 0 {
             throw CallDirError(.invalidList, "\(log.count) problem\(log.count == 1 ? "" : "s") found; no index written",
@@ -82,27 +82,37 @@ public final class Compiler {
     }
 
     /// Reads every source of one kind into `encoder`; returns the range rows.
-    private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: NumberSetEncoder,
+    /// The per-row state lives in locals (not in `self`), so the hot loop needs no run-time
+    /// exclusivity checks. Sources are read a batch ahead on a second thread (`RowPrefetcher`).
+    private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: inout NumberSetEncoder,
                           allow: AllowList) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
-        let sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
+        var sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
                              log: log, rejects: rejects)
         let sorter = options.sort ? try ExternalSorter(memoryBudget: options.memoryBudget,
                                                        temporaryFolder: options.temporaryFolder) : nil
         var ranges: [(range: NumberRange, label: UInt32, origin: Origin)] = []
+        var rowsRead = summary.rowsRead
+        defer { summary.rowsRead = rowsRead }
         for (i, spec) in sources.enumerated() {
             let source = try spec.open()
-            try source.forEachRow { row in
-                let origin = Origin(source: firstSource + i, line: row.line)
-                guard let entry = try normalizedRow(row, kind: kind, origin: origin) else { return }
-                let label = kind == .identify ? row.label : nil
-                switch entry {
-                case .number(let n):
-                    if let sorter { try sorter.append(number: n, origin: origin.raw, label: label) } else {
-                        try sink.accept(n, origin: origin, label: label)
+            try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify) { batch in
+                var textRows = 0
+                for row in 0..<batch.count {
+                    rowsRead += 1
+                    if rowsRead & 0xFFFF == 0 { onProgress?(rowsRead) }
+                    let line = batch.lines[row]
+                    let origin = Origin(source: firstSource + i, line: line)
+                    let number = batch.numbers[row]
+                    if number != 0 {  // a plain number the reading thread already normalised
+                        if let sorter { try sorter.append(number: number, origin: origin.raw, label: nil) } else {
+                            try sink.accept(number, origin: origin, label: nil)
+                        }
+                    } else {
+                        try batch.withTextRow(textRows, line: line) { row in
+                            try take(row, origin: origin, kind: kind, sink: &sink, sorter: sorter, ranges: &ranges)
+                        }
+                        textRows += 1
                     }
-                case .range(let r):
-                    summary.rangeRows += 1
-                    ranges.append((r, label.map { labels.intern($0) } ?? 0, origin))
                 }
             }
         }
@@ -110,16 +120,38 @@ public final class Compiler {
             summary.sortRuns += sorter.runCount
             try sorter.drain { n, origin, label in try sink.accept(n, origin: Origin(raw: origin), label: label) }
         }
+        encoder = sink.encoder
         summary.duplicates += sink.duplicates
         summary.labelConflicts += sink.labelConflicts
         summary.allowedNumbersRemoved += sink.allowed
         return ranges
     }
 
+    /// Any row: normalise (or reject), then sort, or validate and encode.
+    private func take(_ row: SourceRow, origin: Origin, kind: EntryKind, sink: inout EntrySink, sorter: ExternalSorter?,
+                      ranges: inout [(range: NumberRange, label: UInt32, origin: Origin)]) throws {
+        guard let entry = try normalizedRow(row, kind: kind, origin: origin) else { return }
+        let label = kind == .identify ? row.label : nil
+        switch entry {
+        case .number(let n):
+            if let sorter { try sorter.append(number: n, origin: origin.raw, label: label) } else {
+                try sink.accept(n, origin: origin, label: label)
+            }
+        case .range(let r):
+            summary.rangeRows += 1
+            ranges.append((r, label.map { labels.intern($0) } ?? 0, origin))
+        }
+    }
+
     /// The row's entry, or nil after reporting (strict) or counting (--skip-invalid) it.
+    @inline(__always)
     private func normalizedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
-        summary.rowsRead += 1
-        if summary.rowsRead & 0xFFFF == 0 { onProgress?(summary.rowsRead) }
+        if kind != .identify, let number = normalizer.validPlainNumber(row.number) { return .number(number) }
+        return try checkedRow(row, kind: kind, origin: origin)
+    }
+
+    @inline(never)
+    private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
             try reject(origin, reason: reason.rawValue, explanation: reason.explanation, text: row.number)
@@ -154,6 +186,7 @@ public final class Compiler {
         let first = options.blockSources.count + options.identifySources.count
         for (i, spec) in options.allowSources.enumerated() {
             try spec.open().forEachRow { row in
+                summary.rowsRead += 1
                 switch try normalizedRow(row, kind: .allow, origin: Origin(source: first + i, line: row.line)) {
                 case .number(let n): numbers.append(n); summary.allowRows += 1
                 case .range(let r): ranges.append(r); summary.allowRows += 1

@@ -1,9 +1,10 @@
 /// The last stage before encoding, for one kind: enforces CallKit's strict ascending order
 /// (error 3) and uniqueness (error 4), collapses repeats under --dedupe, drops allowed numbers
-/// from blocking, interns labels, and appends to the encoder.
-final class EntrySink {
+/// from blocking, interns labels, and appends to the encoder. A struct, like the encoder it
+/// owns while a kind is read, so the per-entry state needs no run-time exclusivity checks.
+struct EntrySink {
     private let kind: EntryKind
-    private let encoder: NumberSetEncoder
+    private(set) var encoder: NumberSetEncoder
     private let labels: LabelTable
     private let allow: AllowList
     private let dedupe: Bool
@@ -30,7 +31,7 @@ final class EntrySink {
     var count: Int { encoder.count }
 
     @inline(__always)
-    func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
+    mutating func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
         if number <= previous {
             try misplaced(number, origin: origin, label: label)
             return
@@ -50,7 +51,7 @@ final class EntrySink {
         try encoder.append(number, label: id)
     }
 
-    private func misplaced(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
+    private mutating func misplaced(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
         let place = log.place(previousOrigin, relativeTo: origin)
         if number == previous {
             guard dedupe else {

@@ -16,6 +16,8 @@ enum EliasFanoBlock {
     static func labelByteCount(count n: Int, labelBits: Int) -> Int { (n * labelBits + 7) / 8 }
 
     /// Appends the encoding of `values` (ascending, count 1...blockSize) and their label ids.
+    /// Sizes are computed first, then every part is written in place into zeroed bytes: low
+    /// parts and labels a 64-bit word at a time, the unary high parts as single bits.
     static func encode(_ values: UnsafeBufferPointer<Int64>, labels: UnsafeBufferPointer<UInt32>?,
                        into out: inout [UInt8]) {
         let n = values.count
@@ -28,71 +30,64 @@ enum EliasFanoBlock {
         }
         let maxLabel = labels?.max() ?? 0
         let labelBits = maxLabel == 0 ? 0 : 32 - maxLabel.leadingZeroBitCount
-        out.append(UInt8(lowBits))
-        out.append(UInt8(labelBits))
-        var writer = BitWriter()
-        let lowMask: UInt64 = lowBits == 0 ? 0 : (UInt64.max >> (64 - lowBits))
-        for i in stride(from: 1, to: n, by: 1) {
-            writer.write(UInt64(values[i] &- base) & lowMask, bits: lowBits)
+        let lowStart = out.count + headerBytes
+        let highStart = lowStart + lowByteCount(count: n, lowBits: lowBits)
+        let highBytes = m == 0 ? 0 : (Int(maxRel >> UInt64(lowBits)) + m + 7) / 8
+        let labelStart = highStart + highBytes
+        let end = labelStart + labelByteCount(count: n, labelBits: labelBits)
+        // 8 bytes of slack: word stores may run past a part's end (with zero bits).
+        out.append(contentsOf: repeatElement(0, count: end + 8 - out.count))
+        out.withUnsafeMutableBytes { bytes in
+            bytes[lowStart - 2] = UInt8(lowBits)
+            bytes[lowStart - 1] = UInt8(labelBits)
+            var low = PackedBits(bytes, at: lowStart)
+            let lowMask: UInt64 = lowBits == 0 ? 0 : (UInt64.max >> UInt64(64 - lowBits))
+            for i in 1..<max(n, 1) { low.append(UInt64(values[i] &- base) & lowMask, bits: lowBits) }
+            low.finish()
+            for i in 1..<max(n, 1) {  // unary high parts: bit (rel >> L) + j for entry j = i - 1
+                let position = Int(UInt64(values[i] &- base) >> UInt64(lowBits)) &+ (i &- 1)
+                bytes[highStart &+ position &>> 3] |= UInt8(1) &<< UInt8(position & 7)
+            }
+            if let labels, labelBits > 0 {
+                var packed = PackedBits(bytes, at: labelStart)
+                for id in labels { packed.append(UInt64(id), bits: labelBits) }
+                packed.finish()
+            }
         }
-        writer.flush(into: &out)
-        for i in stride(from: 1, to: n, by: 1) {  // unary high parts
-            let position = Int(UInt64(values[i] &- base) >> UInt64(lowBits)) + (i - 1)
-            writer.setBit(at: position, into: &out)
-        }
-        writer.flush(into: &out)
-        if let labels, labelBits > 0 {
-            for id in labels { writer.write(UInt64(id), bits: labelBits) }
-            writer.flush(into: &out)
-        }
+        out.removeLast(8)
     }
 }
 
-/// Packs bits least-significant first. `setBit` writes a sparse bit vector in increasing
-/// positions (the unary part), `write` appends fixed-width fields.
-struct BitWriter {
+/// Packs fixed-width fields least-significant bit first into zeroed bytes, storing a 64-bit
+/// word whenever one fills up. `finish` stores the partial last word whole: the caller
+/// leaves 8 bytes of slack, and its extra bytes are zero.
+struct PackedBits {
+    private let bytes: UnsafeMutableRawBufferPointer
+    private var offset: Int
     private var pending: UInt64 = 0
     private var pendingBits = 0
-    private var sparseStart = -1  // byte index in `out` where the current sparse vector starts
-    private var sparseBits = 0
 
-    mutating func write(_ value: UInt64, bits: Int) {
+    init(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    @inline(__always)
+    mutating func append(_ value: UInt64, bits: Int) {
         guard bits > 0 else { return }
-        pending |= value << UInt64(pendingBits)
-        let room = 64 - pendingBits
+        pending |= value &<< UInt64(pendingBits)
+        let room = 64 &- pendingBits
         if bits >= room {
-            bytesOut.append(pending)
-            pending = room == 64 ? 0 : value >> UInt64(room)
-            pendingBits = bits - room
+            bytes.storeBytes(of: pending.littleEndian, toByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+            pending = room == 64 ? 0 : value &>> UInt64(room)
+            pendingBits = bits &- room
         } else {
-            pendingBits += bits
+            pendingBits &+= bits
         }
     }
 
-    private var bytesOut: [UInt64] = []
-
-    mutating func setBit(at position: Int, into out: inout [UInt8]) {
-        if sparseStart < 0 { sparseStart = out.count }
-        let byteCount = position / 8 + 1
-        let have = out.count - sparseStart
-        if byteCount > have { out.append(contentsOf: repeatElement(0, count: byteCount - have)) }
-        out[sparseStart + position / 8] |= UInt8(1) << UInt8(position % 8)
-        sparseBits = max(sparseBits, position + 1)
-    }
-
-    /// Ends the current field run or sparse vector at a byte boundary.
-    mutating func flush(into out: inout [UInt8]) {
-        for word in bytesOut { out.appendLE(word) }
-        bytesOut.removeAll(keepingCapacity: true)
-        var rest = pendingBits
-        while rest > 0 {
-            out.append(UInt8(truncatingIfNeeded: pending))
-            pending >>= 8
-            rest -= 8
-        }
-        pending = 0
-        pendingBits = 0
-        sparseStart = -1
-        sparseBits = 0
+    mutating func finish() {
+        if pendingBits > 0 { bytes.storeBytes(of: pending.littleEndian, toByteOffset: offset, as: UInt64.self) }
     }
 }

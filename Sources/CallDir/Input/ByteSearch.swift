@@ -29,12 +29,34 @@ enum ByteSearch {
         mask.trailingZeroBitCount &>> 3
     }
 
+    /// Whether any of `count` (>= 8) bytes is below '0', as TAB, comma, quote, space and
+    /// punctuation are: lines of digits (most lines) skip the exact search with two words.
+    /// The last word overlaps the one before; seeing a byte twice does not matter here.
+    @inline(__always)
+    static func hasByteBelowDigits(_ base: UnsafeRawPointer, count: Int) -> Bool {
+        var below = bytesBelow(load(base), 0x30) | bytesBelow(load(base + (count &- 8)), 0x30)
+        var offset = 8
+        while offset &+ 8 < count {  // lines over 16 bytes
+            below |= bytesBelow(load(base + offset), 0x30)
+            offset &+= 8
+        }
+        return below != 0
+    }
+
+    /// Nonzero when some byte of `word` is below `limit` (<= 0x80). Exact as a yes/no answer;
+    /// which bits are set is not (a borrow can mark a later byte too).
+    @inline(__always)
+    static func bytesBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- lows &* UInt64(limit)) & ~word & highs
+    }
+
     /// For a text-list line: the offset of the first TAB, else whether the line has a comma or
     /// a double quote (and so is CSV).
     @inline(__always)
     static func separators(in line: UnsafeRawBufferPointer) -> (tab: Int?, csv: Bool) {
         let count = line.count
         guard let base = line.baseAddress else { return (nil, false) }
+        if count >= 8, !hasByteBelowDigits(base, count: count) { return (nil, false) }
         var offset = 0
         var csv: UInt64 = 0
         while offset + 8 <= count {

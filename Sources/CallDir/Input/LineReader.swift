@@ -33,13 +33,13 @@ struct LineReader {
                 var newlines = ByteSearch.matches(ByteSearch.load(base + offset), 0x0A)
                 if end - offset < 8 { newlines &= (1 &<< UInt64((end - offset) &* 8)) &- 1 }
                 while newlines != 0 {
-                    let newlineOffset = offset + ByteSearch.firstOffset(newlines)
-                    lineNumber += 1
-                    try emit(base + start, newlineOffset - start, lineNumber, body)
-                    start = newlineOffset + 1
+                    let newlineOffset = offset &+ ByteSearch.firstOffset(newlines)
+                    lineNumber &+= 1
+                    try emit(base + start, newlineOffset &- start, lineNumber, body)
+                    start = newlineOffset &+ 1
                     newlines &= newlines &- 1
                 }
-                offset += 8
+                offset &+= 8
             }
             scanFrom = end
             if atEnd {
@@ -71,7 +71,7 @@ struct LineReader {
     ) throws {
         var first = UnsafeRawPointer(start)
         var count = length
-        if count > 0 && first.load(fromByteOffset: count - 1, as: UInt8.self) == 0x0D { count -= 1 }
+        if count > 0 && first.load(fromByteOffset: count &- 1, as: UInt8.self) == 0x0D { count &-= 1 }
         if lineNumber == 1 && count >= 3 && first.load(as: UInt8.self) == 0xEF
             && first.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
             && first.load(fromByteOffset: 2, as: UInt8.self) == 0xBF {

@@ -43,6 +43,15 @@ public struct TextListSource: EntrySource {
     }
 
     public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            var sink = ClosureRowSink(body: body)
+            try forEachRow(into: &sink)
+        }
+    }
+
+    /// `forEachRow` for a caller whose per-row code should be compiled into the line loop
+    /// (the compile's reading thread): no closure call per row.
+    func forEachRow<Sink: RowSink>(into sink: inout Sink) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: LineReader.maxLineLength + 1, alignment: 16)
@@ -51,9 +60,19 @@ public struct TextListSource: EntrySource {
         // compile time instead of at run time on every line (swift_beginAccess showed in profiles).
         var parser = TextListParser(name: name, options: options, scratch: scratch)
         try LineReader(stream: stream).forEachLine { line, lineNumber in
-            try parser.handle(line, lineNumber, body)
+            try parser.handle(line, lineNumber, &sink)
         }
     }
+}
+
+/// Receives rows one by one (see `TextListSource.forEachRow(into:)`).
+protocol RowSink {
+    mutating func take(_ row: SourceRow) throws
+}
+
+private struct ClosureRowSink: RowSink {
+    let body: (SourceRow) throws -> Void
+    func take(_ row: SourceRow) throws { try body(row) }
 }
 
 /// The per-line state machine of `TextListSource`.
@@ -81,7 +100,8 @@ struct TextListParser {
         self.scratch = scratch
     }
 
-    mutating func handle(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ body: (SourceRow) throws -> Void) throws {
+    @inline(__always)  // into the line loop: the uncommon layouts are out of line
+    mutating func handle<Sink: RowSink>(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ sink: inout Sink) throws {
         guard let lead = line.first else { return }  // blank
         if lead == 0x20 || lead == Self.tab || lead == 0x23 {
             var first = 0
@@ -90,36 +110,41 @@ struct TextListParser {
         }
         switch layout {
         case .perLine:
-            try perLine(line, lineNumber, body)
+            try perLine(line, lineNumber, &sink)
         case let .columns(delimiter, number, label):
-            try columns(line, lineNumber, delimiter: delimiter, number: number, label: label, body)
+            try columns(line, lineNumber, delimiter: delimiter, number: number, label: label, &sink)
         case .undecided:
-            if try decideLayout(line, lineNumber) { return }  // the line was a header
-            try handle(line, lineNumber, body)
+            try firstLine(line, lineNumber, &sink)
         }
+    }
+
+    @inline(never)
+    private mutating func firstLine<Sink: RowSink>(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ sink: inout Sink) throws {
+        if try decideLayout(line, lineNumber) { return }  // the line was a header
+        try handle(line, lineNumber, &sink)
     }
 
     /// A line of a list without header: TAB split, CSV, or one plain field.
     @inline(__always)
-    private func perLine(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ body: (SourceRow) throws -> Void) throws {
+    private mutating func perLine<Sink: RowSink>(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ sink: inout Sink) throws {
         let (tab, csv) = ByteSearch.separators(in: line)
         if let split = tab {
             let label = UnsafeRawBufferPointer(rebasing: line[(split + 1)...])
-            try body(SourceRow(line: lineNumber, number: UnsafeRawBufferPointer(rebasing: line[..<split]),
+            try sink.take(SourceRow(line: lineNumber, number: UnsafeRawBufferPointer(rebasing: line[..<split]),
                                label: label.isEmpty ? nil : label))
         } else if csv {
-            try columns(line, lineNumber, delimiter: Self.comma, number: 0, label: 1, body)
+            try columns(line, lineNumber, delimiter: Self.comma, number: 0, label: 1, &sink)
         } else {
-            try body(SourceRow(line: lineNumber, number: line, label: nil))
+            try sink.take(SourceRow(line: lineNumber, number: line, label: nil))
         }
     }
 
     /// Reads the number and label columns of one CSV (or TSV) line. Kept out of line so the
     /// plain-line path stays small.
     @inline(never)
-    private func columns(
+    private mutating func columns<Sink: RowSink>(
         _ line: UnsafeRawBufferPointer, _ lineNumber: Int, delimiter: UInt8, number numberIndex: Int,
-        label labelIndex: Int?, _ body: (SourceRow) throws -> Void
+        label labelIndex: Int?, _ sink: inout Sink
     ) throws {
         var number = UnsafeRawBufferPointer(start: nil, count: 0)
         var label: UnsafeRawBufferPointer?
@@ -131,7 +156,7 @@ struct TextListParser {
         }
         if case .unterminatedQuote = outcome { throw multiLine(lineNumber) }
         if label?.isEmpty == true { label = nil }
-        try body(SourceRow(line: lineNumber, number: number, label: label))
+        try sink.take(SourceRow(line: lineNumber, number: number, label: label))
     }
 
     /// Looks at the first content line: a header sets up `.columns` and returns true.

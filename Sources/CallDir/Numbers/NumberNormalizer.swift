@@ -56,10 +56,13 @@ public struct NumberNormalizer: Sendable {
     }
 
     private let mode: Mode
+    /// 11 digits starting with 1 are E.164 as written (no --country, or --country 1).
+    private let takesNANPAsIs: Bool
 
     /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or 1...999.
     public init(country: Int? = nil) throws(CallDirError) {
         self.country = country
+        takesNANPAsIs = country == nil || country == 1
         guard let country else { mode = .e164; return }
         guard (1...999).contains(country) else {
             throw CallDirError(.usage, "--country needs a calling code from 1 to 999 such as 1, 33 or 41 (got \(country))")
@@ -84,15 +87,62 @@ public struct NumberNormalizer: Sendable {
 
         // Fast path: 8 to 16 plain digits, the bulk of real lists, read 8 bytes at a time.
         if let value = plainDigits(field, from: start, to: end) {
+            if let entry = plainNumber(value, length: end - start, lead: field[start]) { return entry }
             return finish(Digits(value: value, literal: end - start, wildcards: 0), plus: false)
         }
         return normalizeScanned(field, from: start, to: end)
+    }
+
+    /// The number when `field` is exactly 8 to 16 digits that `normalize` accepts as they
+    /// are (no whitespace, no prefix rule to apply, valid); nil sends the field through
+    /// `normalize`. Small enough to inline into the compile loop, with no `Result` to build.
+    @inline(__always)
+    func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
+        guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }
+        let lead = field.load(as: UInt8.self)
+        if field.count == 11, lead == 0x31, takesNANPAsIs {
+            // 1 NPA NXX XXXX, most of most lists: area code and exchange must start with 2-9.
+            return field[1] >= 0x32 && field[4] >= 0x32 ? Int64(value) : nil
+        }
+        guard case .success(.number(let number))? = plainNumber(value, length: field.count, lead: lead) else { return nil }
+        return number
     }
 
     /// Normalises one field given as a string. Convenience for tests and one-off lookups.
     public func normalize(_ field: String) -> Result<NormalizedEntry, RejectReason> {
         var field = field
         return field.withUTF8 { normalize(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `finish` for plain digits not starting with 0 without `--country` or with
+    /// `--country 1`, written out for those two modes (half the instructions of the general
+    /// path: the whole compile is a few dozen per line). Nil for the other modes.
+    @inline(__always)
+    private func plainNumber(_ value: UInt64, length: Int, lead: UInt8) -> Result<NormalizedEntry, RejectReason>? {
+        guard lead != 0x30 else { return nil }  // 0 and 00 prefixes: the general path
+        var value = value
+        var length = length
+        var lead = lead
+        switch mode {
+        case .e164:
+            break
+        case .northAmerica:
+            if length == 10 {
+                value += 10_000_000_000
+                length = 11
+                lead = 0x31
+            } else if length != 11 || lead != 0x31 {
+                return .failure(length < 10 ? .tooShort : .tooLong)
+            }
+        case .national:
+            return nil
+        }
+        if length > E164.maxDigits { return .failure(.tooLong) }
+        if lead == 0x31 {
+            if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
+            if !isPossibleNorthAmerican(value, literal: 11) { return .failure(.invalidAreaCode) }
+        }
+        return .success(.number(Int64(value)))
     }
 
     // MARK: - Fields with punctuation, wildcards or ranges

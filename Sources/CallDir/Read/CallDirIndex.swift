@@ -61,21 +61,58 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public func lookup(_ number: Int64) throws -> LookupResult {
         var result = LookupResult(number: number)
         let check = !isVerified
-        if try blocked.find(number, checkBlock: check, path: path) != nil {
+        classifyBlocked(&result, id: try blocked.find(number, checkBlock: check, path: path))
+        try classifyIdentified(&result, id: try identified.find(number, checkBlock: check, path: path))
+        return result
+    }
+
+    /// Classifies every number in `numbers`, calling `body` with each result in order. The
+    /// answers are those of `lookup(_:)`; on an index larger than the CPU caches this is
+    /// faster than calling it in a loop, because the memory reads of 16 lookups overlap.
+    public func lookup(_ numbers: UnsafeBufferPointer<Int64>, _ body: (LookupResult) throws -> Void) throws {
+        let check = !isVerified
+        var start = 0
+        while start < numbers.count {
+            let group = UnsafeBufferPointer(rebasing: numbers[start..<min(start + Self.groupSize, numbers.count)])
+            var results = group.map { LookupResult(number: $0) }
+            try blocked.find(group: group, checkBlock: check, path: path) { i, id in classifyBlocked(&results[i], id: id) }
+            try identified.find(group: group, checkBlock: check, path: path) { i, id in
+                try classifyIdentified(&results[i], id: id)
+            }
+            for result in results { try body(result) }
+            start += group.count
+        }
+    }
+
+    /// `lookup(_:_:)` collected into an array.
+    public func lookup(_ numbers: [Int64]) throws -> [LookupResult] {
+        var results: [LookupResult] = []
+        results.reserveCapacity(numbers.count)
+        try numbers.withUnsafeBufferPointer { try lookup($0) { results.append($0) } }
+        return results
+    }
+
+    /// Lookups overlapped by the batch `lookup`: enough to keep the memory system busy.
+    static let groupSize = 16
+
+    private func classifyBlocked(_ result: inout LookupResult, id: UInt32?) {
+        if id != nil {
             result.blocked = .exact
-        } else if let (range, _) = blockedRanges.find(number) {
+        } else if let (range, _) = blockedRanges.find(result.number) {
             result.blocked = .range
             result.blockedRange = range
         }
-        if let id = try identified.find(number, checkBlock: check, path: path) {
+    }
+
+    private func classifyIdentified(_ result: inout LookupResult, id: UInt32?) throws {
+        if let id {
             result.label = try labels.label(id, path: path)
             result.labelMatch = .exact
-        } else if let (range, id) = identifiedRanges.find(number) {
+        } else if let (range, id) = identifiedRanges.find(result.number) {
             result.label = try labels.label(id, path: path)
             result.labelMatch = .range
             result.labelRange = range
         }
-        return result
     }
 
     /// Section name, offset and length, in file order (for `inspect`).

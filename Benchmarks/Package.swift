@@ -1,0 +1,34 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Benchmarks for calldir, in their own package so that the root package's `swift test` never
+// builds them. Run the suite with `swift package benchmark` from this folder; see
+// docs/BENCHMARKS.md for the comparison script and the published figures.
+let package = Package(
+    name: "calldir-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "calldir", path: ".."),
+        // Only this trait: the default traits pull in a runtime interposer that the local
+        // package mirror does not carry.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Deterministic, seeded lists of North American numbers (shared by the tools below).
+        .target(name: "ListGenerator"),
+        // `calldir-gen`: writes generated lists and query files for scripts and users.
+        .executableTarget(name: "calldir-gen", dependencies: ["ListGenerator"]),
+        // `calldir-bulk`: times library lookups of a query file, for the comparison script.
+        .executableTarget(name: "calldir-bulk", dependencies: [.product(name: "CallDir", package: "calldir")]),
+        .executableTarget(
+            name: "CallDirBenchmarks",
+            dependencies: [
+                "ListGenerator",
+                .product(name: "CallDir", package: "calldir"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CallDirBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
