@@ -57,11 +57,16 @@ enum Terminal {
 
 /// Buffered stdout for bulk output.
 struct StdoutBuffer {
-    private var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
 
     mutating func write(_ text: String) {
         bytes.append(contentsOf: text.utf8)
         if bytes.count >= 1 << 16 { flush() }
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes.append(contentsOf: bytes)
+        if self.bytes.count >= 1 << 16 { flush() }
     }
 
     mutating func flush() {

@@ -10,7 +10,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public let checksum: UInt32
     /// True when every checksum and invariant was verified at open.
     public let isVerified: Bool
-    let sections: [SectionKind: SectionEntry]
+    let sections: SectionMap
     let blocked: NumberSetReader
     let identified: NumberSetReader
     let labels: LabelTableReader
@@ -117,7 +117,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
 
     /// Section name, offset and length, in file order (for `inspect`).
     public var sectionLayout: [(name: String, offset: Int, length: Int)] {
-        sections.values.sorted { ($0.offset, $0.kind.rawValue) < ($1.offset, $1.kind.rawValue) }.map { ($0.kind.name, $0.offset, $0.length) }
+        sections.inFileOrder.map { ($0.kind.name, $0.offset, $0.length) }
     }
 
     /// Every label, in id order.
@@ -126,7 +126,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
 
 /// Reads and checks the section table.
 enum SectionTable {
-    static func read(_ bytes: UnsafeRawBufferPointer, header: FileHeader, path: String) throws -> [SectionKind: SectionEntry] {
+    static func read(_ bytes: UnsafeRawBufferPointer, header: FileHeader, path: String) throws -> SectionMap {
         func damage(_ message: String, _ offset: Int? = nil) -> CallDirError {
             CallDirError(.corruptIndex, message, path: path, offset: offset)
         }
@@ -145,7 +145,7 @@ enum SectionTable {
         guard Checksum.crc32(table) == header.sectionTableCRC else {
             throw damage("section table checksum mismatch", header.sectionTableOffset)
         }
-        var sections: [SectionKind: SectionEntry] = [:]
+        var sections = SectionMap()
         for i in 0..<header.sectionCount {
             let at = i * IndexFormat.sectionEntrySize
             let rawKind = table.readLE(UInt32.self, at: at)!
@@ -159,9 +159,7 @@ enum SectionTable {
             guard sections[kind] == nil else { throw damage("section \(kind.name) appears twice") }
             sections[kind] = SectionEntry(kind: kind, offset: offset, length: length, crc: table.readLE(UInt32.self, at: at + 24)!)
         }
-        for kind in SectionKind.allCases where sections[kind] == nil {
-            throw damage("section \(kind.name) is missing")
-        }
+        if let kind = sections.firstMissing { throw damage("section \(kind.name) is missing") }
         return sections
     }
 
@@ -179,4 +177,46 @@ enum SectionTable {
 func hex(_ value: UInt32) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+}
+
+/// The sections of an index by kind. A fixed table, not a dictionary: building a
+/// `[SectionKind: SectionEntry]` made the Swift runtime look up `Hashable` among every
+/// conformance in the binary, ~400,000 instructions of a one-shot lookup's 1.8 million.
+struct SectionMap {
+    private var entries: (SectionEntry?, SectionEntry?, SectionEntry?, SectionEntry?,
+                          SectionEntry?, SectionEntry?, SectionEntry?, SectionEntry?)
+        = (nil, nil, nil, nil, nil, nil, nil, nil)
+
+    subscript(kind: SectionKind) -> SectionEntry? {
+        get {
+            switch kind {
+            case .metadata: return entries.0
+            case .blockedNumbers: return entries.1
+            case .blockedDirectory: return entries.2
+            case .identifiedNumbers: return entries.3
+            case .identifiedDirectory: return entries.4
+            case .labels: return entries.5
+            case .blockedRanges: return entries.6
+            case .identifiedRanges: return entries.7
+            }
+        }
+        set {
+            switch kind {
+            case .metadata: entries.0 = newValue
+            case .blockedNumbers: entries.1 = newValue
+            case .blockedDirectory: entries.2 = newValue
+            case .identifiedNumbers: entries.3 = newValue
+            case .identifiedDirectory: entries.4 = newValue
+            case .labels: entries.5 = newValue
+            case .blockedRanges: entries.6 = newValue
+            case .identifiedRanges: entries.7 = newValue
+            }
+        }
+    }
+
+    var firstMissing: SectionKind? { SectionKind.allCases.first { self[$0] == nil } }
+
+    var inFileOrder: [SectionEntry] {
+        SectionKind.allCases.compactMap { self[$0] }.sorted { ($0.offset, $0.kind.rawValue) < ($1.offset, $1.kind.rawValue) }
+    }
 }

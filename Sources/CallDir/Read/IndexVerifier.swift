@@ -6,7 +6,7 @@ struct IndexVerifier {
 
     func verifyAll() throws {
         let bytes = index.file.bytes
-        for entry in index.sections.values.sorted(by: { $0.offset < $1.offset }) {
+        for entry in index.sections.inFileOrder {
             try SectionTable.checkCRC(entry, bytes: bytes, path: index.path)
         }
         let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - IndexFormat.trailerSize)])

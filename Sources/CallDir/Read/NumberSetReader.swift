@@ -1,4 +1,4 @@
-import CLookupSupport
+import CKernels
 
 /// Reads one numbers section through its directory, in place: a search of the directory
 /// picks the block, one block is decoded. Checks at open make every offset safe; block CRCs
@@ -14,7 +14,9 @@ struct NumberSetReader {
     /// stay in the CPU caches, where the directory (625 KB at 10 million entries) does not.
     /// A lookup searches it, then reads one or two lines of the directory, not sixteen.
     let summary: [Int64]
-    static let summaryStride = 4
+    static let summaryStride = 4  // a power of two (the loop below shifts by 2)
+    /// Blocks whose CRC matched already (lookups on an index not verified at open).
+    let checked: CheckedBlocks
 
     /// Checks the directory against the data section; throws on any inconsistency.
     init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer, name: String, path: String) throws {
@@ -36,20 +38,27 @@ struct NumberSetReader {
         self.count = Int(count)
         self.blockCount = blockCount
         self.name = name
-        var previousOffset = -1
-        var previousFirst = Int64.min
-        var summary: [Int64] = []
-        summary.reserveCapacity((blockCount + Self.summaryStride - 1) / Self.summaryStride)
-        for i in 0..<blockCount {
-            let (first, offset, _) = Self.entry(i, in: directory)
-            guard offset > previousOffset, first > previousFirst || i == 0 else {
-                throw damage("directory entry \(i) is out of order")
+        // One pass: offsets and first numbers must increase; every 4th first is summarised.
+        let stride = Self.summaryStride
+        var outOfOrder = -1
+        let directory = self.directory
+        summary = [Int64](unsafeUninitializedCapacity: (blockCount + stride - 1) / stride) { summary, filled in
+            guard blockCount > 0, let entries = directory.baseAddress else { return }
+            var previousOffset: UInt32 = 0
+            var previousFirst = Int64.min
+            for i in 0..<blockCount {
+                let at = entries + i &* IndexFormat.directoryEntrySize
+                let first = Int64(littleEndian: at.loadUnaligned(as: Int64.self))
+                let offset = UInt32(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+                if i > 0 && (offset <= previousOffset || first <= previousFirst) { outOfOrder = i; break }
+                if i & (stride &- 1) == 0 { summary[i &>> 2] = first }
+                previousOffset = offset
+                previousFirst = first
             }
-            if i % Self.summaryStride == 0 { summary.append(first) }
-            previousOffset = offset
-            previousFirst = first
+            filled = outOfOrder < 0 ? summary.count : 0
         }
-        self.summary = summary
+        if outOfOrder >= 0 { throw damage("directory entry \(outOfOrder) is out of order") }
+        checked = CheckedBlocks(blockCount: blockCount)
         if blockCount > 0, entry(blockCount - 1).offset + EliasFanoBlock.headerBytes > dataEnd {
             throw damage("last block starts past the end of the section")
         }
@@ -219,9 +228,12 @@ struct NumberSetReader {
     /// The reader of block `b`; with `checkBlock`, only once its CRC matched.
     @inline(__always)
     private func checkedReader(_ b: Int, checkBlock: Bool, path: String) throws -> EliasFanoBlockReader {
-        if checkBlock, !blockIsIntact(b) {
-            throw CallDirError(.corruptIndex, "\(name): block \(b) fails its checksum; run `calldir verify`",
-                               path: path, offset: entry(b).offset)
+        if checkBlock, !checked.contains(b) {
+            guard blockIsIntact(b) else {
+                throw CallDirError(.corruptIndex, "\(name): block \(b) fails its checksum; run `calldir verify`",
+                                   path: path, offset: entry(b).offset)
+            }
+            checked.insert(b)
         }
         guard let block = reader(forBlock: b) else {
             throw CallDirError(.corruptIndex, "\(name): block \(b) is malformed", path: path)
