@@ -22,7 +22,13 @@ let package = Package(
                 "CallDir",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+                // FoundationEssentials (used by swift-argument-parser) needs these two when the
+                // standard library is linked statically; without them a release build fails to link.
+                .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
+                .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
+            ]
         ),
         .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"]),
         .testTarget(name: "CLITests", dependencies: ["CallDir"]),
