@@ -11,15 +11,29 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CallDir", dependencies: ["CZlib", "CSQLite"]),
+        // The lookup daemon: NIO and swift-log live here only, never in the core.
+        .target(
+            name: "CallDirServer",
+            dependencies: [
+                "CallDir",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "calldir",
             dependencies: [
                 "CallDir",
+                "CallDirServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
@@ -32,5 +46,15 @@ let package = Package(
         ),
         .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"]),
         .testTarget(name: "CLITests", dependencies: ["CallDir"]),
+        .testTarget(
+            name: "CallDirServerTests",
+            dependencies: [
+                "CallDir", "CallDirServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )
