@@ -16,6 +16,6 @@ struct CallDirCommand: ParsableCommand {
         (bad usage, unreadable input, a missing or damaged index for lookup).
         """,
         version: CallDirVersion.string,
-        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self]
+        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, ServeCommand.self]
     )
 }
