@@ -32,6 +32,7 @@ final class HTTPHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             let started = NIODeadline.now().uptimeNanoseconds
+            metrics.inFlight.increment()
             if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
                 reject(context, head: head, started: started)
             } else {
@@ -49,9 +50,16 @@ final class HTTPHandler: ChannelInboundHandler {
         case .end:
             guard case .receiving(let head, let body, let started) = state else { return }  // rejected: ignore
             state = .idle
+            metrics.inFlight.increment(by: -1)
             let response = router.respond(method: head.method, uri: head.uri, body: body)
             write(context, response, head: head, keepAlive: head.isKeepAlive, started: started)
         }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if case .receiving = state { metrics.inFlight.increment(by: -1) }  // the client gave up
+        state = .idle
+        context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -61,6 +69,7 @@ final class HTTPHandler: ChannelInboundHandler {
         }
         // The request could not be parsed: answer once if nothing is in flight, then close.
         if case .rejected = state { return }
+        if case .receiving = state { metrics.inFlight.increment(by: -1) }
         let overflow = parseError == .headerOverflow
         let response = router.error(overflow ? .init(statusCode: 431) : .badRequest, .other,
                                     overflow ? "headers-too-large" : "bad-request",
@@ -74,6 +83,7 @@ final class HTTPHandler: ChannelInboundHandler {
     /// so the rest of the body is never read.
     private func reject(_ context: ChannelHandlerContext, head: HTTPRequestHead, started: UInt64) {
         state = .rejected
+        metrics.inFlight.increment(by: -1)
         let route: Route = head.uri.hasPrefix("/v1/lookup") ? .batch : .other
         let response = router.error(.payloadTooLarge, route, "body-too-large",
                                     "the body is larger than \(maxBodyBytes) bytes")

@@ -54,6 +54,8 @@ public final class Metrics: Sendable {
     public let reloads = Counter()
     public let reloadFailures = Counter()
     public let timeouts = Counter()
+    /// Requests whose head has arrived and whose answer is not yet written (a gauge).
+    public let inFlight = Counter()
 
     public init() {
         requests = Route.allCases.map { _ in (0...Metrics.statuses.count).map { _ in Counter() } }
@@ -110,6 +112,8 @@ public final class Metrics: Sendable {
         out += "calldir_index_reload_failures_total \(reloadFailures.count)\n"
         family(&out, "calldir_request_timeouts_total", "counter", "Connections closed for being idle or too slow to send a request.")
         out += "calldir_request_timeouts_total \(timeouts.count)\n"
+        family(&out, "calldir_http_requests_in_flight", "gauge", "Requests received in part or whole and not yet answered.")
+        out += "calldir_http_requests_in_flight \(inFlight.count)\n"
         family(&out, "calldir_index_mapped", "gauge", "Indexes mapped right now (at most 2, during a reload).")
         out += "calldir_index_mapped \(holder.mappedCount)\n"
         family(&out, "calldir_index_ready", "gauge", "1 when a verified index is being served.")

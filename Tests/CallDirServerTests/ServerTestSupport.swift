@@ -21,7 +21,7 @@ struct Scratch {
 
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
-        FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
         return file(name)
     }
 
@@ -121,6 +121,7 @@ final class TestHTTPClient: Sendable {
         let channel = channel
         let collector = collector
         let answer = channel.eventLoop.flatSubmit { () -> EventLoopFuture<HTTPAnswer> in
+            guard channel.isActive else { return channel.eventLoop.makeFailedFuture(ConnectionClosed()) }
             let promise = channel.eventLoop.makePromise(of: HTTPAnswer.self)
             collector.pending.append(promise)
             var head = HTTPRequestHead(version: .http1_1, method: method, uri: uri)
