@@ -19,6 +19,8 @@ public final class LoadedIndex: Sendable {
     /// Unix seconds when this daemon loaded it.
     public let loadedAt: Int64
     public let entries: Int
+    /// `{"checksum":...,"buildTime":...}`, rendered once for every answer to copy.
+    let identity: [UInt8]
     private let mappings: MappingCount
 
     init(path: String, mappings: MappingCount) throws {
@@ -30,6 +32,7 @@ public final class LoadedIndex: Sendable {
         self.fileTime = fileTime
         loadedAt = Int64(time(nil))
         entries = index.blockedCount + index.identifiedCount + index.blockedRangeCount + index.identifiedRangeCount
+        identity = LoadedIndex.identityJSON(checksum: checksum, buildTime: buildTime)
         self.mappings = mappings
         mappings.opened()
     }

@@ -74,8 +74,10 @@ public final class LookupServer: Sendable {
         try sync.addHandler(SlowClientGuard(idleTimeoutNanoseconds: limits.idleTimeoutNanoseconds,
                                             requestTimeoutNanoseconds: limits.requestTimeoutNanoseconds, metrics: metrics))
         try sync.addHandler(BackPressureHandler())
-        try sync.configureHTTPServerPipeline(withErrorHandling: false, withEncoderConfiguration: .init(),
-                                             withDecoderLimitConfiguration: decoderLimits)
+        // No outbound header validation: every response header is written by HTTPHandler from
+        // constants and numbers, never from request data (and the validator costs a pipeline hop).
+        try sync.configureHTTPServerPipeline(withErrorHandling: false, withOutboundHeaderValidation: false,
+                                             withEncoderConfiguration: .init(), withDecoderLimitConfiguration: decoderLimits)
         try sync.addHandler(HTTPHandler(router: router, metrics: metrics, maxBodyBytes: limits.maxBodyBytes,
                                         requestLogger: configuration.logRequests ? logger : nil))
         let id = ObjectIdentifier(channel)

@@ -33,39 +33,62 @@ public struct Router: Sendable {
         constant = constantResponse ? ByteBufferAllocator().buffer(string: #"{"action":"allow"}"#) : nil
     }
 
-    static let lookupPrefix = "/v1/lookup/"
-
     public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?) -> Response {
         if let constant { return Response(status: .ok, body: constant, route: .lookup) }
-        let path = uri.firstIndex(of: "?").map { String(uri[..<$0]) } ?? uri
-        if path.hasPrefix(Router.lookupPrefix) {
+        var uri = uri
+        switch uri.withUTF8(Target.init) {
+        case .lookup(let number):
             guard method == .GET || method == .HEAD else { return notAllowed(.lookup, allow: "GET, HEAD") }
-            return lookup(encoded: path.dropFirst(Router.lookupPrefix.count))
-        }
-        switch path {
-        case "/v1/lookup":
+            guard let number else {
+                return error(.badRequest, .lookup, "bad-request", "the number is not valid percent-encoded UTF-8")
+            }
+            return lookup(number)
+        case .batch:
             guard method == .POST else { return notAllowed(.batch, allow: "POST") }
             return batch(body)
-        case "/healthz":
+        case .healthz:
             guard method == .GET || method == .HEAD else { return notAllowed(.healthz, allow: "GET, HEAD") }
             return health()
-        case "/metrics":
+        case .metrics:
             guard method == .GET || method == .HEAD else { return notAllowed(.metrics, allow: "GET, HEAD") }
             var text = metrics.render(holder: holder)
             let body = text.withUTF8 { allocator.buffer(bytes: $0) }
             return Response(status: .ok, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8", route: .metrics)
-        default:
+        case .unknown:
             return error(.notFound, .other, "not-found",
                          "no such path; the API is GET /v1/lookup/{number}, POST /v1/lookup, GET /healthz, GET /metrics")
         }
     }
 
+    /// Where a request target points. Parsed on raw bytes: String's Character APIs (grapheme
+    /// breaking) cost more than the lookup itself.
+    enum Target: Equatable {
+        /// The percent-decoded number, or nil when the escapes or the UTF-8 are invalid.
+        case lookup(String?)
+        case batch, healthz, metrics, unknown
+
+        init(_ uri: UnsafeBufferPointer<UInt8>) {
+            let end = uri.firstIndex(of: UInt8(ascii: "?")) ?? uri.count
+            let path = UnsafeBufferPointer(rebasing: uri[..<end])
+            let prefix: StaticString = "/v1/lookup/"
+            let prefixBytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            if path.count >= prefixBytes.count, path.prefix(prefixBytes.count).elementsEqual(prefixBytes) {
+                self = .lookup(percentDecoded(UnsafeBufferPointer(rebasing: path[prefixBytes.count...])))
+            } else if path.elementsEqual("/v1/lookup".utf8) {
+                self = .batch
+            } else if path.elementsEqual("/healthz".utf8) {
+                self = .healthz
+            } else if path.elementsEqual("/metrics".utf8) {
+                self = .metrics
+            } else {
+                self = .unknown
+            }
+        }
+    }
+
     // MARK: Routes
 
-    private func lookup(encoded: Substring) -> Response {
-        guard let input = percentDecoded(encoded) else {
-            return error(.badRequest, .lookup, "bad-request", "the number is not valid percent-encoded UTF-8")
-        }
+    private func lookup(_ input: String) -> Response {
         guard let loaded = holder.snapshot else { return notReady(.lookup) }
         let number: Int64
         switch normalize(input) {
@@ -78,14 +101,18 @@ public struct Router: Sendable {
         let result: LookupResult
         do { result = try loaded.index.lookup(number) } catch { return damaged(error, .lookup) }
         count(result)
-        var body = allocator.buffer(capacity: 256)
-        body.writeStaticString("{\"input\":")
-        body.writeJSONString(input)
-        body.writeInteger(UInt8(ascii: ","))
-        body.writeLookupMembers(result)
-        body.writeStaticString(",\"index\":")
-        body.writeIndexIdentity(loaded)
-        body.writeInteger(UInt8(ascii: "}"))
+        let identity = loaded.identity
+        let bound = 32 + RawWriter.jsonBound(input) + RawWriter.lookupBound(result) + identity.count
+        var body = allocator.buffer(capacity: bound)
+        body.writeRaw(maxBytes: bound) { out in
+            out.text("{\"input\":")
+            out.jsonString(input)
+            out.byte(UInt8(ascii: ","))
+            out.lookupMembers(result)
+            out.text(",\"index\":")
+            identity.withUnsafeBytes { out.bytes($0) }
+            out.byte(UInt8(ascii: "}"))
+        }
         return Response(status: .ok, body: body, route: .lookup)
     }
 
@@ -102,36 +129,44 @@ public struct Router: Sendable {
             return error(.badRequest, .batch, "bad-request", "not a JSON array of numbers: \(detail)")
         }
         guard let loaded = holder.snapshot else { return notReady(.batch) }
-        var out = allocator.buffer(capacity: 64 + inputs.count * 120)
+        var out = allocator.buffer(capacity: 64 + loaded.identity.count + inputs.count * 200)
         out.writeStaticString("{\"index\":")
-        out.writeIndexIdentity(loaded)
+        out.writeBytes(loaded.identity)
         out.writeStaticString(",\"count\":")
         out.writeDecimal(Int64(inputs.count))
         out.writeStaticString(",\"results\":[")
         var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
         for (i, input) in inputs.enumerated() {
-            if i > 0 { out.writeInteger(UInt8(ascii: ",")) }
-            out.writeStaticString("{\"input\":")
-            out.writeJSONString(input)
+            let answer: Result<LookupResult, Invalid>
             switch normalize(input) {
             case .success(let number):
-                let result: LookupResult
-                do { result = try loaded.index.lookup(number) } catch { return damaged(error, .batch) }
-                switch result.action {
-                case "block": tally.block += 1
-                case "identify": tally.identify += 1
-                default: tally.allow += 1
+                do { answer = .success(try loaded.index.lookup(number)) } catch { return damaged(error, .batch) }
+            case .failure(let reason): answer = .failure(reason)
+            }
+            switch answer {
+            case .success(let result):
+                if result.blocked != nil { tally.block += 1 } else if result.label != nil { tally.identify += 1 } else { tally.allow += 1 }
+                out.writeRaw(maxBytes: 16 + RawWriter.jsonBound(input) + RawWriter.lookupBound(result)) { w in
+                    if i > 0 { w.byte(UInt8(ascii: ",")) }
+                    w.text("{\"input\":")
+                    w.jsonString(input)
+                    w.byte(UInt8(ascii: ","))
+                    w.lookupMembers(result)
+                    w.byte(UInt8(ascii: "}"))
                 }
-                out.writeInteger(UInt8(ascii: ","))
-                out.writeLookupMembers(result)
-                out.writeInteger(UInt8(ascii: "}"))
             case .failure(let reason):
                 tally.invalid += 1
-                out.writeStaticString(",\"error\":\"invalid-number\",\"reason\":")
-                out.writeJSONString(reason.code)
-                out.writeStaticString(",\"message\":")
-                out.writeJSONString(reason.message)
-                out.writeInteger(UInt8(ascii: "}"))
+                let bound = 64 + RawWriter.jsonBound(input) + RawWriter.jsonBound(reason.code) + RawWriter.jsonBound(reason.message)
+                out.writeRaw(maxBytes: bound) { w in
+                    if i > 0 { w.byte(UInt8(ascii: ",")) }
+                    w.text("{\"input\":")
+                    w.jsonString(input)
+                    w.text(",\"error\":\"invalid-number\",\"reason\":")
+                    w.jsonString(reason.code)
+                    w.text(",\"message\":")
+                    w.jsonString(reason.message)
+                    w.byte(UInt8(ascii: "}"))
+                }
             }
         }
         out.writeStaticString("]}")
@@ -150,7 +185,7 @@ public struct Router: Sendable {
             return Response(status: .serviceUnavailable, body: body, route: .healthz)
         }
         body.writeStaticString("{\"status\":\"ready\",\"index\":")
-        body.writeIndexIdentity(loaded)
+        body.writeBytes(loaded.identity)
         body.writeStaticString(",\"entries\":")
         body.writeDecimal(Int64(loaded.entries))
         body.writeInteger(UInt8(ascii: "}"))
@@ -179,10 +214,12 @@ public struct Router: Sendable {
     }
 
     private func count(_ result: LookupResult) {
-        switch result.action {
-        case "block": metrics.lookupsBlock.increment()
-        case "identify": metrics.lookupsIdentify.increment()
-        default: metrics.lookupsAllow.increment()
+        if result.blocked != nil {
+            metrics.lookupsBlock.increment()
+        } else if result.label != nil {
+            metrics.lookupsIdentify.increment()
+        } else {
+            metrics.lookupsAllow.increment()
         }
     }
 
@@ -210,11 +247,11 @@ public struct Router: Sendable {
 }
 
 /// Decodes %XX escapes (a path keeps '+' as '+'); nil on a bad escape or invalid UTF-8.
-func percentDecoded(_ text: Substring) -> String? {
-    guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+    guard text.contains(UInt8(ascii: "%")) else { return String(validating: text, as: UTF8.self) }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    var iterator = text.utf8.makeIterator()
+    bytes.reserveCapacity(text.count)
+    var iterator = text.makeIterator()
     while let byte = iterator.next() {
         guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
         guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
