@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "CallDir", targets: ["CallDir"]),
         .executable(name: "calldir", targets: ["calldir"]),
+        .executable(name: "calldir-serve", targets: ["calldir-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,13 +34,33 @@ let package = Package(
             name: "calldir",
             dependencies: [
                 "CallDir",
-                "CallDirServer",
+                "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
                 // FoundationEssentials (used by swift-argument-parser) needs these two when the
                 // standard library is linked statically; without them a release build fails to link.
+                .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
+                .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
+            ]
+        ),
+        // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser only).
+        .target(
+            name: "CallDirServeOptions",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The daemon's executable: `calldir serve` execs it, so `calldir` itself never links NIO.
+        .executableTarget(
+            name: "calldir-serve",
+            dependencies: [
+                "CallDirServer",
+                "CallDirServeOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
                 .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
                 .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
             ]

@@ -1,85 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
-import CallDir
-import CallDirServer
-import Logging
+import CallDirServeOptions
 
+/// `calldir serve`: parses and checks the options, then replaces this process with the
+/// `calldir-serve` daemon installed next to `calldir` (same PID, same arguments, the default
+/// index filled in). The daemon lives in its own executable so that `calldir lookup` does not
+/// link SwiftNIO: it made every one-shot start measurably slower.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Answer lookups over HTTP from a verified index, swapping in replacements without downtime.",
-        discussion: """
-        GET /v1/lookup/{number}, POST /v1/lookup (a JSON array or one number per line, at most
-        10,000), GET /healthz, GET /metrics (Prometheus). The index is verified before it is
-        served; on SIGHUP, or when the file is replaced (a compile publishes by rename), the new
-        file is verified and swapped in while requests in flight finish on the old one. A missing
-        or damaged replacement is refused and the old index keeps serving. SIGTERM or SIGINT stops
-        accepting, finishes requests in flight and exits 0. See docs/SERVE.md.
-
-        Examples:
-          calldir serve --index spam.calldir
-          curl -s localhost:8080/v1/lookup/+18005555555
-          curl -s --data-binary @numbers.txt localhost:8080/v1/lookup
-        """
+        discussion: ServeOptions.discussion
     )
 
-    @Option(help: ArgumentHelp("The index to serve (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
-    var index: String?
-
-    @Option(help: "Address to listen on. Use 0.0.0.0 only behind a firewall or load balancer.")
-    var host = "127.0.0.1"
-
-    @Option(help: "TCP port; 0 picks a free one (logged at start).")
-    var port = 8080
-
-    @Option(help: ArgumentHelp("Calling code for national numbers in requests, e.g. 1 or 41.", valueName: "code"))
-    var country: Int?
-
-    @Option(help: "Event-loop threads (default: one per core).")
-    var threads: Int?
-
-    @Option(name: .customLong("poll-interval"), help: ArgumentHelp("How often to check whether the index file was replaced, in milliseconds; 0 turns it off (SIGHUP still reloads).", valueName: "ms"))
-    var pollInterval = 500
-
-    @Flag(name: .customLong("log-requests"), help: "Log one line per request (method, path, status, microseconds).")
-    var logRequests = false
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
-
-    @Flag(name: .customLong("constant-response"), help: .hidden)
-    var constantResponse = false
-
-    func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard pollInterval >= 0 else { throw ValidationError("--poll-interval must be 0 or more milliseconds.") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level '\(logLevel)'.") }
-    }
+    @OptionGroup var options: ServeOptions
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "calldir.serve")
-        var config = ServerConfiguration(indexPath: index ?? DefaultIndex.path)
-        config.host = host
-        config.port = port
-        config.country = country
-        if let threads { config.threads = threads }
-        config.pollIntervalNanoseconds = Int64(pollInterval) * 1_000_000
-        config.logRequests = logRequests
-        config.constantResponse = constantResponse
-        config.handleSignals = true
-        let server: LookupServer
-        do {
-            server = try LookupServer(configuration: config, logger: logger)
-            try server.start()
-        } catch {
-            throw Terminal.fail(error)
-        }
-        server.waitUntilStopped()
+        let daemon = siblingExecutable("calldir-serve")
+        var arguments = [daemon] + CommandLine.arguments.dropFirst(2)  // everything after `serve`
+        if options.index == nil { arguments += ["--index", DefaultIndex.path] }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        execv(daemon, &argv)
+        let reason = String(cString: strerror(errno))
+        Terminal.error("cannot start \(daemon): \(reason) (calldir-serve must be installed next to calldir)")
+        throw ExitCode(2)
+    }
+
+    /// `name` in the folder of the running executable.
+    private func siblingExecutable(_ name: String) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let own = length > 0 ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                             : CommandLine.arguments[0]
+        guard let slash = own.lastIndex(of: "/") else { return name }
+        return String(own[...slash]) + name
     }
 }

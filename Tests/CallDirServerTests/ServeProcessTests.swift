@@ -72,6 +72,28 @@ struct ServeProcessTests {
         #expect(logText().contains("stopped"))
     }
 
+    @Test("without --index, calldir serve execs the daemon on the default index ($CALLDIR_INDEX)")
+    func defaultIndex() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = try scratch.compile("default.calldir", block: ["18005555555"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "--port", "0", "--poll-interval", "0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["CALLDIR_INDEX": index]) { $1 }
+        let log = scratch.file("serve.log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        func logText() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        eventually { logText().contains("index loaded") || logText().contains("error") }
+        #expect(logText().contains("path=\(index)"), "\(logText())")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("the help names the routes and options")
     func help() throws {
         let process = Process()
