@@ -37,6 +37,14 @@ final class HTTPHandler: ChannelInboundHandler {
                 reject(context, head: head, started: started)
             } else {
                 state = .receiving(head, body: nil, started: started)
+                // A client that asks first (libcurl does for large bodies) would otherwise wait
+                // a second before sending the batch.
+                if head.headers.contains(name: "expect"), head.headers[canonicalForm: "expect"].contains(where: {
+                    $0.lowercased() == "100-continue"
+                }) {
+                    context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
+                                          promise: nil)
+                }
             }
         case .body(var chunk):
             guard case .receiving(let head, var body, let started) = state else { return }

@@ -79,6 +79,24 @@ struct ServerIntegrationTests {
         #expect(answer.hasPrefix("HTTP/1.1 413"))
     }
 
+    @Test("Expect: 100-continue is answered at once, so a client does not wait before sending its batch")
+    func expectContinue() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try startServer(index: try sampleIndex(scratch))
+        defer { server.stopAndWait() }
+        let raw = try RawConnection(port: server.port)
+        defer { raw.close() }
+        let body = "18005555555\n18775555555\n"
+        raw.send("POST /v1/lookup HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: 100-continue\r\n"
+                 + "Content-Length: \(body.utf8.count)\r\n\r\n")
+        #expect(raw.readSome().hasPrefix("HTTP/1.1 100 Continue"))
+        raw.send(body)
+        let answer = raw.readUntilClosed()
+        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        #expect(answer.contains(#""count":2"#))
+    }
+
     @Test("malformed requests and oversize headers get 400/431 and a close; the server keeps serving")
     func hostileClients() throws {
         let scratch = Scratch()

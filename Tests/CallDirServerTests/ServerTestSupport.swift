@@ -200,6 +200,13 @@ struct RawConnection {
         bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
     }
 
+    /// What one recv() returns (waits for the first bytes).
+    func readSome() -> String {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+    }
+
     func readUntilClosed() -> String {
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
