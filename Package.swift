@@ -54,6 +54,7 @@ let package = Package(
         .executableTarget(
             name: "calldir-serve",
             dependencies: [
+                "CallDir",
                 "CallDirServer",
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

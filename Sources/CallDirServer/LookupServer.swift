@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CallDir
 import Logging
 import NIOCore
@@ -43,7 +46,27 @@ public final class LookupServer: Sendable {
     /// the watcher. A missing or damaged index at start is logged and waited for: the server
     /// stays up, unready, until a good file appears.
     public func start() throws {
-        let channel = try ServerBootstrap(group: group)
+        let channel: any Channel
+        do {
+            channel = try bind()
+        } catch {
+            stopped.succeed()  // nothing to wait for
+            try? group.syncShutdownGracefully()
+            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+            throw CallDirError(.io, "cannot listen on \(configuration.host):\(configuration.port): \(reason)")
+        }
+        serverChannel.withLock { $0 = channel }
+        logger.info("listening", metadata: [
+            "address": "\(configuration.host):\(port)", "index": "\(configuration.indexPath)",
+            "threads": "\(configuration.threads)", "mode": "\(configuration.constantResponse ? "constant-response" : "lookup")",
+        ])
+        holder.reload(reason: "start")
+        watcher.start(pollIntervalNanoseconds: configuration.pollIntervalNanoseconds,
+                      handleSignals: configuration.handleSignals) { [self] signal in stop(reason: signal) }
+    }
+
+    private func bind() throws -> any Channel {
+        try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -53,14 +76,6 @@ public final class LookupServer: Sendable {
             }
             .bind(host: configuration.host, port: configuration.port)
             .wait()
-        serverChannel.withLock { $0 = channel }
-        logger.info("listening", metadata: [
-            "address": "\(configuration.host):\(port)", "index": "\(configuration.indexPath)",
-            "threads": "\(configuration.threads)", "mode": "\(configuration.constantResponse ? "constant-response" : "lookup")",
-        ])
-        holder.reload(reason: "start")
-        watcher.start(pollIntervalNanoseconds: configuration.pollIntervalNanoseconds,
-                      handleSignals: configuration.handleSignals) { [self] signal in stop(reason: signal) }
     }
 
     private func configure(_ channel: any Channel) throws {

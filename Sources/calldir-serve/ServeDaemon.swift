@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CallDir
 import CallDirServer
 import Logging
 import CallDirServeOptions
@@ -42,7 +43,7 @@ struct ServeDaemon: ParsableCommand {
             server = try LookupServer(configuration: config, logger: Logger(label: "calldir.serve"))
             try server.start()
         } catch {
-            writeError("calldir-serve: error: \(error)\n")
+            writeError("calldir: error: \((error as? CallDirError)?.description ?? "\(error)")\n")
             throw ExitCode(2)
         }
         server.waitUntilStopped()

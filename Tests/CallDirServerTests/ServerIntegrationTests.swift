@@ -144,6 +144,21 @@ struct ServerIntegrationTests {
         #expect(server.metrics.timeouts.count == 2)
     }
 
+    @Test("a port already in use is a clear error, not a crash")
+    func portInUse() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = try sampleIndex(scratch)
+        let first = try startServer(index: index)
+        defer { first.stopAndWait() }
+        let port = first.port
+        #expect {
+            try startServer(index: index) { $0.port = port }
+        } throws: { error in
+            (error as? CallDirError)?.message.hasPrefix("cannot listen on 127.0.0.1:\(port): Address already in use") == true
+        }
+    }
+
     @Test("stop: a request in flight is answered, idle connections close, new ones are refused")
     func gracefulStop() throws {
         let scratch = Scratch()
