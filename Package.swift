@@ -9,9 +9,12 @@ let package = Package(
     products: [
         .library(name: "CallDir", targets: ["CallDir"]),
         .executable(name: "calldir", targets: ["calldir"]),
+        .executable(name: "calldir-serve", targets: ["calldir-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -19,10 +22,22 @@ let package = Package(
         // Prefetch, a branch-free search and a carry-less-multiply CRC: what Swift cannot express.
         .target(name: "CKernels"),
         .target(name: "CallDir", dependencies: ["CZlib", "CSQLite", "CKernels"]),
+        // The lookup daemon: NIO and swift-log live here only, never in the core.
+        .target(
+            name: "CallDirServer",
+            dependencies: [
+                "CallDir",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "calldir",
             dependencies: [
                 "CallDir",
+                "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds on Linux link fully statically: no dynamic loader, libstdc++ or
@@ -31,7 +46,38 @@ let package = Package(
             // (tinycdb's `cdb -q`: 0.67 ms; docs/BENCHMARKS.md).
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
         ),
+        // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser only).
+        .target(
+            name: "CallDirServeOptions",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The daemon's executable: `calldir serve` execs it, so `calldir` itself never links NIO.
+        .executableTarget(
+            name: "calldir-serve",
+            dependencies: [
+                "CallDir",
+                "CallDirServer",
+                "CallDirServeOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+                .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
+                .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
+            ]
+        ),
         .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["CallDir"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CallDirServerTests",
+            dependencies: [
+                "CallDir", "CallDirServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

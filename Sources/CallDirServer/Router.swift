@@ -1,0 +1,270 @@
+import CallDir
+import NIOCore
+import NIOHTTP1
+
+/// One answer: status, JSON (or Prometheus text) body, and what /metrics counts it under.
+public struct Response: Sendable {
+    public var status: HTTPResponseStatus
+    public var body: ByteBuffer
+    public var contentType: String = "application/json"
+    public var route: Route
+    /// The `Allow` header of a 405.
+    public var allow: String?
+}
+
+/// Routing as a pure function: method, URI and body in, response out. No sockets, no state of
+/// its own: the index comes from the holder (one snapshot per request, so a batch is answered
+/// by one index), counters go to `metrics`.
+public struct Router: Sendable {
+    let holder: IndexHolder
+    let metrics: Metrics
+    let limits: ServerLimits
+    let normalizer: NumberNormalizer
+    let allocator = ByteBufferAllocator()
+    /// The benchmark baseline's answer, when set (`--constant-response`).
+    let constant: ByteBuffer?
+
+    public init(holder: IndexHolder, metrics: Metrics, limits: ServerLimits, normalizer: NumberNormalizer,
+                constantResponse: Bool = false) {
+        self.holder = holder
+        self.metrics = metrics
+        self.limits = limits
+        self.normalizer = normalizer
+        constant = constantResponse ? ByteBufferAllocator().buffer(string: #"{"action":"allow"}"#) : nil
+    }
+
+    public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?) -> Response {
+        if let constant { return Response(status: .ok, body: constant, route: .lookup) }
+        var uri = uri
+        switch uri.withUTF8(Target.init) {
+        case .lookup(let number):
+            guard method == .GET || method == .HEAD else { return notAllowed(.lookup, allow: "GET, HEAD") }
+            guard let number else {
+                return error(.badRequest, .lookup, "bad-request", "the number is not valid percent-encoded UTF-8")
+            }
+            return lookup(number)
+        case .batch:
+            guard method == .POST else { return notAllowed(.batch, allow: "POST") }
+            return batch(body)
+        case .healthz:
+            guard method == .GET || method == .HEAD else { return notAllowed(.healthz, allow: "GET, HEAD") }
+            return health()
+        case .metrics:
+            guard method == .GET || method == .HEAD else { return notAllowed(.metrics, allow: "GET, HEAD") }
+            var text = metrics.render(holder: holder)
+            let body = text.withUTF8 { allocator.buffer(bytes: $0) }
+            return Response(status: .ok, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8", route: .metrics)
+        case .unknown:
+            return error(.notFound, .other, "not-found",
+                         "no such path; the API is GET /v1/lookup/{number}, POST /v1/lookup, GET /healthz, GET /metrics")
+        }
+    }
+
+    /// Where a request target points. Parsed on raw bytes: String's Character APIs (grapheme
+    /// breaking) cost more than the lookup itself.
+    enum Target: Equatable {
+        /// The percent-decoded number, or nil when the escapes or the UTF-8 are invalid.
+        case lookup(String?)
+        case batch, healthz, metrics, unknown
+
+        init(_ uri: UnsafeBufferPointer<UInt8>) {
+            let end = uri.firstIndex(of: UInt8(ascii: "?")) ?? uri.count
+            let path = UnsafeBufferPointer(rebasing: uri[..<end])
+            let prefix: StaticString = "/v1/lookup/"
+            let prefixBytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            if path.count >= prefixBytes.count, path.prefix(prefixBytes.count).elementsEqual(prefixBytes) {
+                self = .lookup(percentDecoded(UnsafeBufferPointer(rebasing: path[prefixBytes.count...])))
+            } else if path.elementsEqual("/v1/lookup".utf8) {
+                self = .batch
+            } else if path.elementsEqual("/healthz".utf8) {
+                self = .healthz
+            } else if path.elementsEqual("/metrics".utf8) {
+                self = .metrics
+            } else {
+                self = .unknown
+            }
+        }
+    }
+
+    // MARK: Routes
+
+    private func lookup(_ input: String) -> Response {
+        guard let loaded = holder.snapshot else { return notReady(.lookup) }
+        let number: Int64
+        switch normalize(input) {
+        case .success(let n): number = n
+        case .failure(let reason):
+            metrics.lookupsInvalid.increment()
+            return error(.badRequest, .lookup, "invalid-number", reason.message,
+                         extra: [("input", input), ("reason", reason.code)])
+        }
+        let result: LookupResult
+        do { result = try loaded.index.lookup(number) } catch { return damaged(error, .lookup) }
+        count(result)
+        let identity = loaded.identity
+        let bound = 32 + RawWriter.jsonBound(input) + RawWriter.lookupBound(result) + identity.count
+        var body = allocator.buffer(capacity: bound)
+        body.writeRaw(maxBytes: bound) { out in
+            out.text("{\"input\":")
+            out.jsonString(input)
+            out.byte(UInt8(ascii: ","))
+            out.lookupMembers(result)
+            out.text(",\"index\":")
+            identity.withUnsafeBytes { out.bytes($0) }
+            out.byte(UInt8(ascii: "}"))
+        }
+        return Response(status: .ok, body: body, route: .lookup)
+    }
+
+    private func batch(_ body: ByteBuffer?) -> Response {
+        guard let body, body.readableBytes > 0 else {
+            return error(.badRequest, .batch, "bad-request", "send a JSON array of numbers or one number per line")
+        }
+        let inputs: [String]
+        switch BatchParser.parse(body, limit: limits.maxBatchNumbers) {
+        case .success(let parsed): inputs = parsed
+        case .failure(.tooMany(let limit)):
+            return error(.payloadTooLarge, .batch, "batch-too-large", "a batch holds at most \(limit) numbers; split it")
+        case .failure(.malformed(let detail)):
+            return error(.badRequest, .batch, "bad-request", "not a JSON array of numbers: \(detail)")
+        }
+        guard let loaded = holder.snapshot else { return notReady(.batch) }
+        var out = allocator.buffer(capacity: 64 + loaded.identity.count + inputs.count * 200)
+        out.writeStaticString("{\"index\":")
+        out.writeBytes(loaded.identity)
+        out.writeStaticString(",\"count\":")
+        out.writeDecimal(Int64(inputs.count))
+        out.writeStaticString(",\"results\":[")
+        var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
+        for (i, input) in inputs.enumerated() {
+            let answer: Result<LookupResult, Invalid>
+            switch normalize(input) {
+            case .success(let number):
+                do { answer = .success(try loaded.index.lookup(number)) } catch { return damaged(error, .batch) }
+            case .failure(let reason): answer = .failure(reason)
+            }
+            switch answer {
+            case .success(let result):
+                if result.blocked != nil { tally.block += 1 } else if result.label != nil { tally.identify += 1 } else { tally.allow += 1 }
+                out.writeRaw(maxBytes: 16 + RawWriter.jsonBound(input) + RawWriter.lookupBound(result)) { w in
+                    if i > 0 { w.byte(UInt8(ascii: ",")) }
+                    w.text("{\"input\":")
+                    w.jsonString(input)
+                    w.byte(UInt8(ascii: ","))
+                    w.lookupMembers(result)
+                    w.byte(UInt8(ascii: "}"))
+                }
+            case .failure(let reason):
+                tally.invalid += 1
+                let bound = 64 + RawWriter.jsonBound(input) + RawWriter.jsonBound(reason.code) + RawWriter.jsonBound(reason.message)
+                out.writeRaw(maxBytes: bound) { w in
+                    if i > 0 { w.byte(UInt8(ascii: ",")) }
+                    w.text("{\"input\":")
+                    w.jsonString(input)
+                    w.text(",\"error\":\"invalid-number\",\"reason\":")
+                    w.jsonString(reason.code)
+                    w.text(",\"message\":")
+                    w.jsonString(reason.message)
+                    w.byte(UInt8(ascii: "}"))
+                }
+            }
+        }
+        out.writeStaticString("]}")
+        metrics.lookupsBlock.increment(by: tally.block)
+        metrics.lookupsIdentify.increment(by: tally.identify)
+        metrics.lookupsAllow.increment(by: tally.allow)
+        metrics.lookupsInvalid.increment(by: tally.invalid)
+        return Response(status: .ok, body: out, route: .batch)
+    }
+
+    private func health() -> Response {
+        var body = allocator.buffer(capacity: 128)
+        guard let loaded = holder.snapshot else {
+            let why = holder.lastError?.description ?? "loading and verifying the index"
+            body.writeError("not-ready", why)
+            return Response(status: .serviceUnavailable, body: body, route: .healthz)
+        }
+        body.writeStaticString("{\"status\":\"ready\",\"index\":")
+        body.writeBytes(loaded.identity)
+        body.writeStaticString(",\"entries\":")
+        body.writeDecimal(Int64(loaded.entries))
+        body.writeInteger(UInt8(ascii: "}"))
+        return Response(status: .ok, body: body, route: .healthz)
+    }
+
+    // MARK: Helpers
+
+    /// Why a text is not a number we can look up: the normaliser's reason, or one of our own.
+    struct Invalid: Error {
+        var code: String
+        var message: String
+    }
+
+    private func normalize(_ input: String) -> Result<Int64, Invalid> {
+        if input.utf8.count > limits.maxNumberLength {
+            return .failure(Invalid(code: RejectReason.tooLong.rawValue,
+                                    message: "longer than \(limits.maxNumberLength) characters"))
+        }
+        switch normalizer.normalize(input) {
+        case .success(.number(let number)): return .success(number)
+        case .success(.range):
+            return .failure(Invalid(code: "range", message: "lookups take single numbers, not patterns or ranges"))
+        case .failure(let reason): return .failure(Invalid(code: reason.rawValue, message: reason.explanation))
+        }
+    }
+
+    private func count(_ result: LookupResult) {
+        if result.blocked != nil {
+            metrics.lookupsBlock.increment()
+        } else if result.label != nil {
+            metrics.lookupsIdentify.increment()
+        } else {
+            metrics.lookupsAllow.increment()
+        }
+    }
+
+    func error(_ status: HTTPResponseStatus, _ route: Route, _ code: String, _ message: String,
+               extra: [(String, String)] = []) -> Response {
+        var body = allocator.buffer(capacity: 128)
+        body.writeError(code, message, extra: extra)
+        return Response(status: status, body: body, route: route)
+    }
+
+    private func notAllowed(_ route: Route, allow: String) -> Response {
+        var response = error(.methodNotAllowed, route, "method-not-allowed", "use \(allow)")
+        response.allow = allow
+        return response
+    }
+
+    private func notReady(_ route: Route) -> Response {
+        error(.serviceUnavailable, route, "not-ready", holder.lastError?.description ?? "no index loaded yet")
+    }
+
+    private func damaged(_ failure: Error, _ route: Route) -> Response {
+        let message = (failure as? CallDirError)?.description ?? "\(failure)"
+        return error(.internalServerError, route, "corrupt-index", message)
+    }
+}
+
+/// Decodes %XX escapes (a path keeps '+' as '+'); nil on a bad escape or invalid UTF-8.
+func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+    guard text.contains(UInt8(ascii: "%")) else { return String(validating: text, as: UTF8.self) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.count)
+    var iterator = text.makeIterator()
+    while let byte = iterator.next() {
+        guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+        guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+        bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+}
+
+private func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+}

@@ -1,0 +1,51 @@
+import NIOCore
+
+/// What one client may hold: every bound a slow, buggy or hostile client runs into. The defaults
+/// are the documented API limits (docs/SERVE.md); tests shrink the timeouts.
+public struct ServerLimits: Sendable, Equatable {
+    /// Largest request body accepted (bytes). A bigger Content-Length, or a streamed body that
+    /// grows past it, is answered 413 at once and the connection is closed.
+    public var maxBodyBytes: Int = 1 << 20
+    /// Most numbers in one `POST /v1/lookup` batch; more is a 413 with a JSON error.
+    public var maxBatchNumbers: Int = 10_000
+    /// Longest request line plus headers (bytes); enforced by NIOHTTP1's decoder (431).
+    public var maxHeaderBytes: Int = 16 << 10
+    /// Most header fields in one request.
+    public var maxHeaderFields: Int = 100
+    /// A keep-alive connection silent (no reads, no completed writes) for this long is closed.
+    /// A client that stops reading its responses is closed by the same rule.
+    public var idleTimeoutNanoseconds: Int64 = 30_000_000_000
+    /// A request must arrive completely (line, headers, body) within this time of its first
+    /// byte, or the connection is closed: a trickling client cannot hold a connection forever.
+    public var requestTimeoutNanoseconds: Int64 = 10_000_000_000
+    /// Longest accepted number text in a URL or batch item, before normalisation.
+    public var maxNumberLength: Int = 64
+
+    public init() {}
+}
+
+/// How the daemon is started: what to serve and where.
+public struct ServerConfiguration: Sendable {
+    /// The index file: opened, verified, then watched for replacement.
+    public var indexPath: String
+    public var host: String = "127.0.0.1"
+    /// 0 picks a free port (tests read it back from `LookupServer.port`).
+    public var port: Int = 8080
+    /// Calling code for national numbers in requests (like `calldir lookup --country`).
+    public var country: Int?
+    public var limits = ServerLimits()
+    /// Event-loop threads; defaults to the number of cores.
+    public var threads: Int = System.coreCount
+    /// How often the index file is stat()ed for replacement (nanoseconds); 0 turns polling off
+    /// (SIGHUP and `IndexHolder.reload` still work).
+    public var pollIntervalNanoseconds: Int64 = 500_000_000
+    /// Log one line per request (method, path, status, microseconds). Off by default.
+    public var logRequests = false
+    /// Benchmark baseline: answer every request with the same small JSON body through the same
+    /// pipeline and handler, skipping routing and lookups (`calldir serve --constant-response`).
+    public var constantResponse = false
+    /// Install SIGHUP/SIGTERM/SIGINT handlers (the executable does; tests drive reloads directly).
+    public var handleSignals = false
+
+    public init(indexPath: String) { self.indexPath = indexPath }
+}

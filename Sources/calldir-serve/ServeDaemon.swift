@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CallDir
+import CallDirServer
+import Logging
+import CallDirServeOptions
+
+/// The lookup daemon, usually started as `calldir serve` (which execs this with the same
+/// arguments). Kept out of `calldir` so one-shot commands never load SwiftNIO.
+@main
+struct ServeDaemon: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calldir-serve",
+        abstract: "The calldir lookup daemon (run it as `calldir serve`).",
+        discussion: ServeOptions.discussion
+    )
+
+    @OptionGroup var options: ServeOptions
+
+    func run() throws {
+        let level = Logger.Level(rawValue: options.logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        guard let index = options.index ?? getenv("CALLDIR_INDEX").map({ String(cString: $0) }), !index.isEmpty else {
+            throw ValidationError("Give --index FILE (`calldir serve` fills in the default index).")
+        }
+        var config = ServerConfiguration(indexPath: index)
+        config.host = options.host
+        config.port = options.port
+        config.country = options.country
+        if let threads = options.threads { config.threads = threads }
+        config.pollIntervalNanoseconds = Int64(options.pollInterval) * 1_000_000
+        config.logRequests = options.logRequests
+        config.constantResponse = options.constantResponse
+        config.handleSignals = true
+        let server: LookupServer
+        do {
+            server = try LookupServer(configuration: config, logger: Logger(label: "calldir.serve"))
+            try server.start()
+        } catch {
+            writeError("calldir: error: \((error as? CallDirError)?.description ?? "\(error)")\n")
+            throw ExitCode(2)
+        }
+        server.waitUntilStopped()
+    }
+
+    private func writeError(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,78 @@
+import CallDir
+@testable import CallDirServer
+import NIOCore
+import Testing
+
+@Suite("JSON writer and batch parser")
+struct JSONAndBatchTests {
+    static let results: [LookupResult] = {
+        var plain = LookupResult(number: 12_125_550_000)
+        var blocked = LookupResult(number: 18_005_555_555)
+        blocked.blocked = .exact
+        var ranged = LookupResult(number: 19_005_551_234)
+        ranged.blocked = .range
+        ranged.blockedRange = NumberRange(first: 19_005_550_000, last: 19_005_559_999)
+        ranged.label = "Premium \"rate\" \\ scam\n\u{1}é✓"
+        ranged.labelMatch = .range
+        ranged.labelRange = NumberRange(first: 19_005_550_000, last: 19_005_554_999)
+        var labelled = LookupResult(number: 18_775_555_555)
+        labelled.label = "Telemarketer"
+        labelled.labelMatch = .exact
+        return [plain, blocked, ranged, labelled]
+    }()
+
+    @Test("the ByteBuffer writer prints exactly LookupResult.json, the CLI's shape", arguments: results)
+    func sameShapeAsCLI(result: LookupResult) {
+        var buffer = ByteBuffer()
+        buffer.writeInteger(UInt8(ascii: "{"))
+        buffer.writeLookupMembers(result)
+        buffer.writeInteger(UInt8(ascii: "}"))
+        #expect(String(buffer: buffer) == result.json.rendered())
+    }
+
+    @Test("strings are escaped like JSONValue", arguments: ["plain", "a\"b", "back\\slash", "tab\tnew\nline\r", "\u{0}\u{1f}", "ünï✓😀"])
+    func escaping(text: String) {
+        var buffer = ByteBuffer()
+        buffer.writeJSONString(text)
+        #expect(String(buffer: buffer) == JSONValue.string(text).rendered())
+    }
+
+    func parse(_ text: String, limit: Int = 100) -> Result<[String], BatchParser.Failure> {
+        BatchParser.parse(ByteBuffer(string: text), limit: limit)
+    }
+
+    @Test("JSON arrays: strings with escapes, bare integers, whitespace")
+    func jsonArrays() throws {
+        #expect(try parse(#" [ "+1 800 555 5555" , 14085555555,"a\"b\\c\/\n\u00e9\ud83d\ude00" ] "#).get()
+            == ["+1 800 555 5555", "14085555555", "a\"b\\c/\né😀"])
+        #expect(try parse("[]").get() == [])
+        #expect(try parse("[-12, 1.5e3]").get() == ["-12", "1.5e3"])
+    }
+
+    @Test("malformed JSON is refused, with where", arguments: [
+        "[", "[\"a\"", "[\"a\",]", "[\"a\" \"b\"]", "[true]", "[\"a\"] [", "[\"\\x\"]", "[\"\\ud800\"]", "[\"a\nb\"]", "[\"\\u12\"]",
+    ])
+    func malformed(text: String) {
+        guard case .failure(.malformed) = parse(text) else {
+            Issue.record("accepted \(text)")
+            return
+        }
+    }
+
+    @Test("text: one number per line, blank lines and CR skipped")
+    func lines() throws {
+        #expect(try parse("1\r\n\n 2 \n\t\n3").get() == ["1", "2", "3"])
+        #expect(try parse("\n\n").get() == [])
+    }
+
+    @Test("the limit stops parsing at the first number past it")
+    func limit() throws {
+        #expect(try parse("1\n2\n3", limit: 3).get().count == 3)
+        #expect(parse("1\n2\n3\n4", limit: 3) == .failure(.tooMany(limit: 3)))
+        #expect(parse("[1,2,3,4]", limit: 3) == .failure(.tooMany(limit: 3)))
+    }
+}
+
+extension LookupResult: CustomTestStringConvertible {
+    public var testDescription: String { "+\(number)" }
+}
