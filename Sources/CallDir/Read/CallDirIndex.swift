@@ -217,6 +217,6 @@ struct SectionMap {
     var firstMissing: SectionKind? { SectionKind.allCases.first { self[$0] == nil } }
 
     var inFileOrder: [SectionEntry] {
-        SectionKind.allCases.compactMap { self[$0] }.sorted { ($0.offset, $0.kind.rawValue) < ($1.offset, $1.kind.rawValue) }
+        SectionKind.allCases.compactMap { self[$0] }.sorted { ($0.offset, $0.length) < ($1.offset, $1.length) }
     }
 }
