@@ -133,9 +133,10 @@ final class RowBatch {
     let numbers = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
     let lines = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
     var count = 0
-    /// Text rows, in order: their number and label fields as ranges of `text`.
-    private var textRows: [(number: Range<Int>, label: Range<Int>?)] = []
-    private var text: [UInt8] = []
+    /// Text rows, in order: their number and label fields as ranges of `text`. One thread at
+    /// a time owns a batch (the handoff orders them): no run-time exclusivity checks needed.
+    @exclusivity(unchecked) private var textRows: [(number: Range<Int>, label: Range<Int>?)] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
     /// Set on the last batch when the source failed after its rows.
     var error: Error?
 
