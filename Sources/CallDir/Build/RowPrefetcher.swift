@@ -4,7 +4,7 @@
 /// encodes and writes. Rows come out in source order, and everything that reports (rejects,
 /// order, labels, diagnostics) still happens on the compile thread, so results and messages
 /// are those of a one-thread read. A source error reaches the compile thread after the rows
-/// read before it. Memory: `depth + 2` batches of 16,384 rows (at most ~1.3 MB each).
+/// read before it. Memory: `depth + 1` batches of 16,384 rows (at most ~1.3 MB each).
 ///
 /// Profile (10M-line sorted list, callgrind): reading and the number fast path were ~60% of a
 /// compile's instructions, validation and encoding ~40%.
@@ -35,16 +35,20 @@ enum RowPrefetcher {
             }
             return
         }
+        var finished = false
         defer {
-            full.close()  // stops the reader early if the compile loop failed
+            full.close()  // stops the reader at its next batch if the compile loop failed
             empty.close()
-            thread.join()
+            // After a failure the reader may be blocked reading a pipe: let it end on its own
+            // (it owns what it uses) rather than wait for input that may never come.
+            if finished { thread.join() } else { thread.detach() }
         }
         while let batch = full.take() {
             try body(batch)
             if let error = batch.error { throw error }
             _ = empty.put(batch)
         }
+        finished = true
     }
 
     /// Reads `source` into batches. `deliver` takes each full batch (and the last one, which
