@@ -43,8 +43,11 @@ let package = Package(
             // Release builds on Linux link fully statically: no dynamic loader, libstdc++ or
             // relocations at start-up. A one-shot `calldir lookup` took 3.1 ms with the Swift
             // runtime linked statically but the C libraries dynamically, 1.4 ms like this
-            // (tinycdb's `cdb -q`: 0.67 ms; docs/BENCHMARKS.md).
-            linkerSettings: [.unsafeFlags(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"], .when(platforms: [.linux], configuration: .release))]
+            // (tinycdb's `cdb -q`: 0.67 ms; docs/BENCHMARKS.md). The two libraries are what the
+            // static FoundationEssentials (used by ArgumentParser) needs when the build is not
+            // also given --static-swift-stdlib.
+            linkerSettings: [.unsafeFlags(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"],
+                                          .when(platforms: [.linux], configuration: .release))]
         ),
         // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser only).
         .target(

@@ -163,7 +163,8 @@ public final class Compiler {
                                text: row.number)
                     return nil
                 }
-                if let problem = LabelRule.problem(label) {
+                // Labels seen before passed these checks; most rows repeat a known label.
+                if labels.knownID(label) == nil, let problem = LabelRule.problem(label) {
                     try reject(origin, reason: problem, explanation: LabelRule.explanation(problem), text: row.number)
                     return nil
                 }

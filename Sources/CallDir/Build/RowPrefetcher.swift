@@ -4,7 +4,7 @@
 /// encodes and writes. Rows come out in source order, and everything that reports (rejects,
 /// order, labels, diagnostics) still happens on the compile thread, so results and messages
 /// are those of a one-thread read. A source error reaches the compile thread after the rows
-/// read before it. Memory: `depth + 2` batches of 16,384 rows (at most ~1.3 MB each).
+/// read before it. Memory: `depth + 1` batches of 16,384 rows (at most ~1.3 MB each).
 ///
 /// Profile (10M-line sorted list, callgrind): reading and the number fast path were ~60% of a
 /// compile's instructions, validation and encoding ~40%.
@@ -35,16 +35,20 @@ enum RowPrefetcher {
             }
             return
         }
+        var finished = false
         defer {
-            full.close()  // stops the reader early if the compile loop failed
+            full.close()  // stops the reader at its next batch if the compile loop failed
             empty.close()
-            thread.join()
+            // After a failure the reader may be blocked reading a pipe: let it end on its own
+            // (it owns what it uses) rather than wait for input that may never come.
+            if finished { thread.join() } else { thread.detach() }
         }
         while let batch = full.take() {
             try body(batch)
             if let error = batch.error { throw error }
             _ = empty.put(batch)
         }
+        finished = true
     }
 
     /// Reads `source` into batches. `deliver` takes each full batch (and the last one, which
@@ -133,9 +137,10 @@ final class RowBatch {
     let numbers = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
     let lines = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
     var count = 0
-    /// Text rows, in order: their number and label fields as ranges of `text`.
-    private var textRows: [(number: Range<Int>, label: Range<Int>?)] = []
-    private var text: [UInt8] = []
+    /// Text rows, in order: their number and label fields as ranges of `text`. One thread at
+    /// a time owns a batch (the handoff orders them): no run-time exclusivity checks needed.
+    @exclusivity(unchecked) private var textRows: [(number: Range<Int>, label: Range<Int>?)] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
     /// Set on the last batch when the source failed after its rows.
     var error: Error?
 

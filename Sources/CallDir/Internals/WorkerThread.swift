@@ -25,8 +25,11 @@ final class WorkerThread {
         self.thread = thread
     }
 
-    /// Waits for the closure to return.
+    /// Waits for the closure to return. Call this or `detach`, once.
     func join() { pthread_join(thread, nil) }
+
+    /// Lets the thread finish on its own; its resources are freed when it does.
+    func detach() { pthread_detach(thread) }
 }
 
 private final class ClosureBox {

@@ -14,6 +14,9 @@ struct NumberSetReader {
     /// stay in the CPU caches, where the directory (625 KB at 10 million entries) does not.
     /// A lookup searches it, then reads one or two lines of the directory, not sixteen.
     let summary: [Int64]
+    /// Where block 0, 4, 8... starts in the data: lets a lookup guess its block's bytes and
+    /// start loading them while the directory line that names the block is still on its way.
+    let summaryOffsets: [UInt32]
     static let summaryStride = 4  // a power of two (the loop below shifts by 2)
     /// Blocks whose CRC matched already (lookups on an index not verified at open).
     let checked: CheckedBlocks
@@ -42,6 +45,7 @@ struct NumberSetReader {
         let stride = Self.summaryStride
         var outOfOrder = -1
         let directory = self.directory
+        var offsets = [UInt32](repeating: 0, count: (blockCount + stride - 1) / stride)
         summary = [Int64](unsafeUninitializedCapacity: (blockCount + stride - 1) / stride) { summary, filled in
             guard blockCount > 0, let entries = directory.baseAddress else { return }
             var previousOffset: UInt32 = 0
@@ -51,13 +55,17 @@ struct NumberSetReader {
                 let first = Int64(littleEndian: at.loadUnaligned(as: Int64.self))
                 let offset = UInt32(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
                 if i > 0 && (offset <= previousOffset || first <= previousFirst) { outOfOrder = i; break }
-                if i & (stride &- 1) == 0 { summary[i &>> 2] = first }
+                if i & (stride &- 1) == 0 {
+                    summary[i &>> 2] = first
+                    offsets[i &>> 2] = offset
+                }
                 previousOffset = offset
                 previousFirst = first
             }
             filled = outOfOrder < 0 ? summary.count : 0
         }
         if outOfOrder >= 0 { throw damage("directory entry \(outOfOrder) is out of order") }
+        summaryOffsets = offsets
         checked = CheckedBlocks(blockCount: blockCount)
         if blockCount > 0, entry(blockCount - 1).offset + EliasFanoBlock.headerBytes > dataEnd {
             throw damage("last block starts past the end of the section")
@@ -120,36 +128,6 @@ struct NumberSetReader {
         Int64(littleEndian: directory.loadUnaligned(fromByteOffset: i &* IndexFormat.directoryEntrySize, as: Int64.self))
     }
 
-    /// Starts loading the cache lines of block `i` that `locate` reads: the header and the
-    /// high bits, which end the block in blocking sets (~1/4 of a block).
-    @inline(__always)
-    func prefetchHeaderAndHighBits(_ i: Int) {
-        let start = entry(i).offset
-        let end = i + 1 < blockCount ? entry(i + 1).offset : dataEnd
-        guard let base = data.baseAddress, start < end, end <= data.count else { return }
-        calldir_prefetch(base + start)
-        var line = max(start, end &- (end &- start) / 4 &- 8) & ~63
-        while line < end {
-            calldir_prefetch(base + line)
-            line &+= 64
-        }
-    }
-
-    /// Starts loading every cache line of block `i`, so that decoding waits for memory once,
-    /// not once per part it reads (header, then high bits, then low bits).
-    @inline(__always)
-    func prefetchBlock(_ i: Int) {
-        let start = entry(i).offset
-        let end = i + 1 < blockCount ? entry(i + 1).offset : dataEnd
-        guard let base = data.baseAddress, start < end, end <= data.count else { return }
-        var line = start
-        while line < end {
-            calldir_prefetch(base + line)
-            line &+= 64
-        }
-        calldir_prefetch(base + (end &- 1))
-    }
-
     func reader(forBlock i: Int) -> EliasFanoBlockReader? {
         EliasFanoBlockReader(bytes: blockBytes(i), count: entriesInBlock(i), base: entry(i).first)
     }
@@ -163,60 +141,11 @@ struct NumberSetReader {
     /// With `checkBlock`, a block whose CRC does not match throws instead of answering.
     @inline(__always)
     func find(_ number: Int64, checkBlock: Bool, path: String) throws -> UInt32? {
-        guard let b = blockIndex(for: number) else { return nil }
+        guard let group = summaryIndex(for: number) else { return nil }
+        prefetchLikelyBlock(of: number, inGroup: group)
+        let b = blockIndex(for: number, fromSummary: group)
         prefetchBlock(b)
         return try find(number, inBlock: b, checkBlock: checkBlock, path: path)
-    }
-
-    /// `find` for a group of numbers, as a pipeline whose every stage issues the memory reads
-    /// of all the group's numbers before it waits for any: the directory searches advance in
-    /// step, then each block's header and high bits are fetched and the bucket located, then
-    /// the low parts are fetched and compared. A lookup one at a time waits for memory two or
-    /// three times in a row (~150 ns each here); the group waits that often in all.
-    /// `body(i, id)` receives the answer for `numbers[i]`, in order.
-    func find(group numbers: UnsafeBufferPointer<Int64>, checkBlock: Bool, path: String,
-              _ body: (Int, UInt32?) throws -> Void) throws {
-        guard blockCount > 0 else {
-            for i in numbers.indices { try body(i, nil) }
-            return
-        }
-        try withUnsafeTemporaryAllocation(of: Int.self, capacity: numbers.count) { blocks in
-            for i in numbers.indices {  // the summary: in cache; then fetch the directory lines
-                let group = summaryIndex(for: numbers[i]) ?? -1
-                blocks.initializeElement(at: i, to: group)
-                if group >= 0, let base = directory.baseAddress {
-                    calldir_prefetch(base + group &* Self.summaryStride &* IndexFormat.directoryEntrySize)
-                }
-            }
-            for i in numbers.indices where blocks[i] >= 0 {
-                blocks[i] = blockIndex(for: numbers[i], fromSummary: blocks[i])
-            }
-            for i in numbers.indices where blocks[i] >= 0 { prefetchHeaderAndHighBits(blocks[i]) }
-            try withUnsafeTemporaryAllocation(of: (EliasFanoBlockReader, EliasFanoBlockReader.Probe)?.self,
-                                              capacity: numbers.count) { probes in
-                for i in numbers.indices {
-                    let b = blocks[i]
-                    guard b >= 0 else { probes.initializeElement(at: i, to: nil); continue }
-                    let reader = try checkedReader(b, checkBlock: checkBlock, path: path)
-                    let probe = reader.locate(numbers[i])
-                    if case .bucket(let bucket) = probe, let base = reader.bytes.baseAddress {
-                        calldir_prefetch(base + reader.lowOffset(bucket.entry))
-                    }
-                    probes.initializeElement(at: i, to: (reader, probe))
-                }
-                defer { probes.deinitialize() }
-                for i in numbers.indices {
-                    var index: Int?
-                    switch probes[i] {
-                    case nil: index = nil
-                    case (_, .absent)?: index = nil
-                    case (_, .found(let found))?: index = found
-                    case (let reader, .bucket(let bucket))?: index = reader.scan(bucket)
-                    }
-                    try body(i, index.flatMap { index in probes[i].map { $0.0.label(at: index) } })
-                }
-            }
-        }
     }
 
     @inline(__always)
@@ -227,7 +156,7 @@ struct NumberSetReader {
 
     /// The reader of block `b`; with `checkBlock`, only once its CRC matched.
     @inline(__always)
-    private func checkedReader(_ b: Int, checkBlock: Bool, path: String) throws -> EliasFanoBlockReader {
+    func checkedReader(_ b: Int, checkBlock: Bool, path: String) throws -> EliasFanoBlockReader {
         if checkBlock, !checked.contains(b) {
             guard blockIsIntact(b) else {
                 throw CallDirError(.corruptIndex, "\(name): block \(b) fails its checksum; run `calldir verify`",

@@ -1,0 +1,110 @@
+import CKernels
+
+/// Lookups that keep several memory reads in flight. On an index larger than the CPU caches a
+/// lookup waits for memory (a dependent random read costs ~150 ns on the machine of
+/// docs/BENCHMARKS.md), not for instructions: these start the reads early, and the batch
+/// `find` overlaps the reads of many numbers.
+extension NumberSetReader {
+    /// `find` for a group of numbers, as a pipeline whose every stage issues the memory reads
+    /// of all the group's numbers before it waits for any: the directory searches advance in
+    /// step, then each block's header and high bits are fetched and the bucket located, then
+    /// the low parts are fetched and compared. A lookup one at a time waits for memory two or
+    /// three times in a row (~150 ns each here); the group waits that often in all.
+    /// `body(i, id)` receives the answer for `numbers[i]`, in order.
+    func find(group numbers: UnsafeBufferPointer<Int64>, checkBlock: Bool, path: String,
+              _ body: (Int, UInt32?) throws -> Void) throws {
+        guard blockCount > 0 else {
+            for i in numbers.indices { try body(i, nil) }
+            return
+        }
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: numbers.count) { blocks in
+            for i in numbers.indices {  // the summary: in cache; then fetch the directory lines
+                let group = summaryIndex(for: numbers[i]) ?? -1
+                blocks.initializeElement(at: i, to: group)
+                if group >= 0, let base = directory.baseAddress {
+                    calldir_prefetch(base + group &* Self.summaryStride &* IndexFormat.directoryEntrySize)
+                }
+            }
+            for i in numbers.indices where blocks[i] >= 0 {
+                blocks[i] = blockIndex(for: numbers[i], fromSummary: blocks[i])
+            }
+            for i in numbers.indices where blocks[i] >= 0 { prefetchHeaderAndHighBits(blocks[i]) }
+            try withUnsafeTemporaryAllocation(of: (EliasFanoBlockReader, EliasFanoBlockReader.Probe)?.self,
+                                              capacity: numbers.count) { probes in
+                for i in numbers.indices {
+                    let b = blocks[i]
+                    guard b >= 0 else { probes.initializeElement(at: i, to: nil); continue }
+                    let reader = try checkedReader(b, checkBlock: checkBlock, path: path)
+                    let probe = reader.locate(numbers[i])
+                    if case .bucket(let bucket) = probe, let base = reader.bytes.baseAddress {
+                        calldir_prefetch(base + reader.lowOffset(bucket.entry))
+                    }
+                    probes.initializeElement(at: i, to: (reader, probe))
+                }
+                defer { probes.deinitialize() }
+                for i in numbers.indices {
+                    var index: Int?
+                    switch probes[i] {
+                    case nil: index = nil
+                    case (_, .absent)?: index = nil
+                    case (_, .found(let found))?: index = found
+                    case (let reader, .bucket(let bucket))?: index = reader.scan(bucket)
+                    }
+                    try body(i, index.flatMap { index in probes[i].map { $0.0.label(at: index) } })
+                }
+            }
+        }
+    }
+
+    /// Starts loading the cache lines of block `i` that `locate` reads: the header and the
+    /// high bits, which end the block in blocking sets (~1/4 of a block).
+    @inline(__always)
+    func prefetchHeaderAndHighBits(_ i: Int) {
+        let start = entry(i).offset
+        let end = i + 1 < blockCount ? entry(i + 1).offset : dataEnd
+        guard let base = data.baseAddress, start < end, end <= data.count else { return }
+        calldir_prefetch(base + start)
+        var line = max(start, end &- (end &- start) / 4 &- 8) & ~63
+        while line < end {
+            calldir_prefetch(base + line)
+            line &+= 64
+        }
+    }
+
+    /// Guesses which of the group's blocks holds `number` (by where it falls between the
+    /// group's first numbers) and where that block's bytes lie (blocks of a group are about
+    /// equally long), and starts loading them: a lookup one at a time then waits for memory
+    /// about once instead of twice (directory line, then block).
+    @inline(__always)
+    func prefetchLikelyBlock(of number: Int64, inGroup group: Int) {
+        guard group + 1 < summary.count, let base = data.baseAddress else { return }
+        let low = summary[group]
+        let span = Double(summary[group + 1] &- low)
+        let start = Int(summaryOffsets[group])
+        let length = Int(summaryOffsets[group + 1]) &- start
+        guard span > 0, length > 0 else { return }
+        let fraction = Double(number &- low) / span
+        let guess = min(Self.summaryStride &- 1, Int(fraction * Double(Self.summaryStride)))
+        var line = (start &+ length &* guess / Self.summaryStride &- 64) & ~63
+        let end = start &+ length &* (guess &+ 1) / Self.summaryStride &+ 64
+        while line < end {
+            calldir_prefetch(base + max(0, line))
+            line &+= 64
+        }
+    }
+
+    /// Starts loading every cache line of block `i`, so that decoding waits for memory once,
+    /// not once per part it reads (header, then high bits, then low bits).
+    @inline(__always)
+    func prefetchBlock(_ i: Int) {
+        let start = entry(i).offset
+        let end = i + 1 < blockCount ? entry(i + 1).offset : dataEnd
+        guard let base = data.baseAddress, start < end, end <= data.count else { return }
+        var line = start
+        while line < end {
+            calldir_prefetch(base + line)
+            line &+= 64
+        }
+        calldir_prefetch(base + (end &- 1))
+    }
+}
