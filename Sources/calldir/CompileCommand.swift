@@ -49,7 +49,8 @@ struct CompileCommand: ParsableCommand {
     @Option(name: .customLong("identify-sql"), help: ArgumentHelp("Identification entries from SQLite: 'PATH:SELECT number, label FROM ...'.", valueName: "path:query"))
     var identifySQL: [String] = []
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    @Option(name: [.customShort("o"), .long, .customLong("index")],
+            help: ArgumentHelp("Where to write the index; --index is the same option (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
     var output: String?
 
     @Option(help: ArgumentHelp("Calling code for national numbers, e.g. 1, 33, 41. Without it, numbers must carry their country code.", valueName: "code"))
