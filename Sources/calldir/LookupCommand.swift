@@ -101,21 +101,4 @@ final class Lookup {
             Terminal.error("'\(input)' is not a phone number: \(explanation) (\(reason))")
         }
     }
-
-    static func text(_ r: LookupResult) -> String {
-        // Plain concatenation: `joined(separator:)` cost a one-shot lookup ~170,000 instructions
-        // of runtime generic lookups.
-        var line = "+" + String(r.number) + "  "
-        if let match = r.blocked {
-            line += match == .range ? "blocked (range " + rangeText(r.blockedRange!) + ")" : "blocked"
-        }
-        if let label = r.label {
-            line += (r.blocked == nil ? "" : ", ") + "identified: " + label
-            if r.labelMatch == .range { line += " (range " + rangeText(r.labelRange!) + ")" }
-        }
-        if !r.isListed { line += "unknown" }
-        return line
-    }
-
-    static func rangeText(_ r: NumberRange) -> String { "+" + String(r.first) + "..+" + String(r.last) }
 }

@@ -59,7 +59,13 @@ struct FastLookup {
             return 2
         }
         if numbers == ["-"] {
-            do { try lookup.answerLines(fd: 0) } catch { return 2 }
+            do {
+                try lookup.answerLines(path: "-")
+            } catch {
+                lookup.out.flush()
+                _ = Terminal.fail(error)
+                return 2
+            }
         } else {
             for number in numbers { lookup.answer(number) }
         }
