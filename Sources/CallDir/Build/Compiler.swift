@@ -127,10 +127,11 @@ public final class Compiler {
         return ranges
     }
 
-    /// Any row: normalise (or reject), then sort, or validate and encode.
+    /// A row the reading thread could not take as a plain number: normalise it in full (or
+    /// reject it), then sort, or validate and encode.
     private func take(_ row: SourceRow, origin: Origin, kind: EntryKind, sink: inout EntrySink, sorter: ExternalSorter?,
                       ranges: inout [(range: NumberRange, label: UInt32, origin: Origin)]) throws {
-        guard let entry = try normalizedRow(row, kind: kind, origin: origin) else { return }
+        guard let entry = try checkedRow(row, kind: kind, origin: origin) else { return }
         let label = kind == .identify ? row.label : nil
         switch entry {
         case .number(let n):
