@@ -1,12 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The core library `CallDir` depends only on the C libraries (zlib, SQLite), Glibc and an
-// small C target (CKernels), so an app, a server or the one-shot CLI pays for
-// nothing else at start-up.
+// `CallDirReader` (format, mmap'd index, lookups, iteration, the CallKit feed) depends on
+// nothing but the standard library and CKernels, so a Call Directory extension can link it.
+// The compiler `CallDir` adds the C libraries (zlib, SQLite) for its inputs; an app, a server
+// or the one-shot CLI pays for nothing else at start-up.
 let package = Package(
     name: "calldir",
     products: [
+        .library(name: "CallDirReader", targets: ["CallDirReader"]),
         .library(name: "CallDir", targets: ["CallDir"]),
         .executable(name: "calldir", targets: ["calldir"]),
         .executable(name: "calldir-serve", targets: ["calldir-serve"]),
@@ -21,12 +23,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Prefetch, a branch-free search and a carry-less-multiply CRC: what Swift cannot express.
         .target(name: "CKernels"),
-        .target(name: "CallDir", dependencies: ["CZlib", "CSQLite", "CKernels"]),
+        .target(name: "CallDirReader", dependencies: ["CKernels"]),
+        .target(name: "CallDir", dependencies: ["CallDirReader", "CZlib", "CSQLite", "CKernels"]),
         // The lookup daemon: NIO and swift-log live here only, never in the core.
         .target(
             name: "CallDirServer",
             dependencies: [
                 "CallDir",
+                "CallDirReader",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -37,6 +41,7 @@ let package = Package(
             name: "calldir",
             dependencies: [
                 "CallDir",
+                "CallDirReader",
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -59,6 +64,7 @@ let package = Package(
             name: "calldir-serve",
             dependencies: [
                 "CallDir",
+                "CallDirReader",
                 "CallDirServer",
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -70,12 +76,13 @@ let package = Package(
                 .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
             ]
         ),
-        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CSQLite", "CZlib"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["CallDir"], exclude: ["Fixtures"]),
+        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir"]),
+        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirReader", "CSQLite", "CZlib"], exclude: ["Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CallDirServerTests",
             dependencies: [
-                "CallDir", "CallDirServer",
+                "CallDir", "CallDirReader", "CallDirServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,7 +2,7 @@
 // Generic Polynomials Using PCLMULQDQ Instruction" (Intel, 2009), for the bit-reflected
 // polynomial 0xEDB88320 of zlib and gzip. Each step multiplies the two 64-bit halves of a
 // 128-bit remainder by x^(distance) mod P (precomputed constants) and adds the data that
-// distance further on; the final 16 bytes are left to zlib, so no reduction code is needed.
+// distance further on; the final 16 bytes are left to the table code (CRC32Table.c), so no reduction code is needed.
 
 #include "CKernels.h"
 

@@ -4,6 +4,7 @@ import Glibc
 import CallDir
 import Logging
 import Synchronization
+import CallDirReader
 
 /// One opened and fully verified index, as the daemon serves it. Requests hold a reference for
 /// the few microseconds they need it; the mapping goes away with the last reference

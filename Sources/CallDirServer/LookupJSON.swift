@@ -1,5 +1,6 @@
 import CallDir
 import NIOCore
+import CallDirReader
 
 /// Writes the daemon's JSON straight into a ByteBuffer's memory: no `JSONValue` tree, no String
 /// per answer, one capacity check per answer rather than per field (measured with callgrind:

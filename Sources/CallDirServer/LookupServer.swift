@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import CallDirReader
 
 /// The daemon: binds, loads the index, watches for replacements, and stops gracefully.
 ///

@@ -1,6 +1,7 @@
 import CallDir
 import NIOCore
 import NIOHTTP1
+import CallDirReader
 
 /// One answer: status, JSON (or Prometheus text) body, and what /metrics counts it under.
 public struct Response: Sendable {

@@ -6,6 +6,7 @@ import CallDir
 import CallDirServer
 import Logging
 import CallDirServeOptions
+import CallDirReader
 
 /// The lookup daemon, usually started as `calldir serve` (which execs this with the same
 /// arguments). Kept out of `calldir` so one-shot commands never load SwiftNIO.

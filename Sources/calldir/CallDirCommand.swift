@@ -1,5 +1,6 @@
 import ArgumentParser
 import CallDir
+import CallDirReader
 
 
 struct CallDirCommand: ParsableCommand {

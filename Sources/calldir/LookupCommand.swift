@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDir
+import CallDirReader
 
 struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CallDir
+import CallDirReader
 
 /// `calldir lookup -`: numbers from a stream, one per line.
 ///

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CallDir
+import CallDirReader
 
 /// Entry point. A plain `calldir lookup` (numbers, --index, --country, --json) is parsed by
 /// hand and answered without setting up swift-argument-parser, whose reflection-based set-up

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDir
+import CallDirReader
 
 /// Where the index lives when no --index is given.
 enum DefaultIndex {

@@ -2,6 +2,7 @@ import CallDir
 @testable import CallDirServer
 import Foundation
 import Testing
+@testable import CallDirReader
 
 @Suite("IndexHolder: load, swap, refuse, at most two mapped")
 struct IndexHolderTests {

@@ -2,6 +2,7 @@ import CallDir
 @testable import CallDirServer
 import NIOCore
 import Testing
+@testable import CallDirReader
 
 @Suite("JSON writer and batch parser")
 struct JSONAndBatchTests {

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import CallDirReader
 
 /// Clients query without pause while the index file is replaced many times (once by a damaged
 /// file, once removed): no request may fail, and every answer must come wholly from one index.

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+@testable import CallDirReader
 
 /// Routing without sockets: the router is a function from (method, URI, body) to a response.
 @Suite("Router")

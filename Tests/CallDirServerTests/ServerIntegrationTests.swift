@@ -3,6 +3,7 @@ import CallDirServer
 import Foundation
 import NIOHTTP1
 import Testing
+import CallDirReader
 
 /// The real server on 127.0.0.1 (ephemeral port), queried by a real HTTP client.
 @Suite("Server over HTTP")

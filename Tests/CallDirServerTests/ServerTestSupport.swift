@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import CallDirReader
 
 /// A fresh folder under /tmp, removed by `remove()`.
 struct Scratch {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 @Suite("Batch lookups")
 struct BatchLookupTests {

@@ -1,6 +1,7 @@
 import CZlib
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 @Suite("Checksums")
 struct ChecksumTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 /// A record as the tests see it; `sequence` is the appending position (the final tie-break).
 private struct TestRecord: Equatable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 /// One row copied out of a source, for assertions.
 struct CollectedRow: Equatable, CustomStringConvertible {

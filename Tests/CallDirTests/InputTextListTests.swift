@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 /// Rows of a text list written to a temporary file.
 private func textRows(_ text: String, options: TextListOptions = .init()) throws -> [CollectedRow] {

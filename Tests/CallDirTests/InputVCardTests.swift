@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 private func vcardRows(_ text: String) throws -> [CollectedRow] {
     try withTempDir { dir in try collectRows(try VCardSource(path: try dir.write("list.vcf", text))) }

@@ -1,6 +1,7 @@
 import CallDir
 import Foundation
 import Testing
+import CallDirReader
 
 @Suite("NumberNormalizer properties and real data")
 struct NumberNormalizerDataTests {

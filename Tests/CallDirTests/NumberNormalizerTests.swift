@@ -1,5 +1,6 @@
 import CallDir
 import Testing
+import CallDirReader
 
 @Suite("NumberNormalizer rules")
 struct NumberNormalizerTests {

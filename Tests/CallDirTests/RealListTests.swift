@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 /// Issue acceptance on the real public lists in ../shared/realdata (skipped, visibly, when a
 /// checkout has none).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 @Suite("CallKit validation")
 struct ValidationTests {

@@ -40,4 +40,18 @@ int calldir_crc32_fold_available(void);
 /// equals crc32(crc, buf, length). Returns the bytes consumed.
 size_t calldir_crc32_fold(uint32_t crc, const uint8_t *buf, size_t length, uint8_t state[16]);
 
+/// CRC-32 of `length` bytes, continuing `crc` exactly as zlib's crc32() does (0 to start).
+/// Portable: ARMv8 CRC instructions where available, else a table.
+uint32_t calldir_crc32_bytes(uint32_t crc, const uint8_t *buf, size_t length);
+
+/// Relaxed atomic load and OR on a 64-bit word, for flags shared by lookup threads (the
+/// reader library avoids Swift's Synchronization module, which would require iOS 18).
+static inline uint64_t calldir_atomic_load_u64(const uint64_t *word) {
+    return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+static inline void calldir_atomic_or_u64(uint64_t *word, uint64_t bits) {
+    __atomic_fetch_or(word, bits, __ATOMIC_RELAXED);
+}
+
 #endif

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Numbers and ranges that must never be blocked (a user's contacts, a bank's hotline).
 /// Held in memory, sorted: allowlists are small next to blocklists.
 struct AllowList {

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// What a successful compile produced and what it left out, with every input row accounted
 /// for: rows read = entries stored + range rows + allowlist rows + rows rejected, where
 /// rejected rows include collapsed duplicates and blocked numbers removed by the allowlist.

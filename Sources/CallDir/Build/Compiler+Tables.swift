@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// The compile's closing steps: read-back statistics, the device budget, the small sections.
 extension Compiler {
     /// Reads the numbers sections back from the unpublished file to count numbers in both

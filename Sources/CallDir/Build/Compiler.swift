@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CallDirReader
 
 /// Compiles lists into an index: read -> normalise -> (sort) -> validate -> encode -> publish.
 /// Streams: memory is bounded by the sort budget plus the block directory, not the list.

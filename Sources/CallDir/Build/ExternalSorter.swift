@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Sorts records (number, origin, optional label bytes) in bounded memory.
 ///
 /// Records collect in a `RunBuffer` of `memoryBudget` bytes (each record costs 48 bytes, its

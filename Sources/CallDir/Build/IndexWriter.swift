@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Writes an index file as FORMAT.md lays it out: a header placeholder, sections appended in
 /// order (each 64-byte aligned, each with its CRC), the section table, the trailer, and finally
 /// the real header. Nothing is visible at the destination until `publish()`.

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Streams strictly ascending numbers (and their label ids) into one numbers section as
 /// Elias-Fano blocks, and keeps the block directory: 16 bytes per 256 entries, the only part
 /// of a compile that grows with the list (6 MB at 100 million entries).

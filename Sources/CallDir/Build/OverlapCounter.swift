@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Counts, by merging sorted streams, what the summary and `--max-numbers` need: numbers in
 /// both kinds, and exact numbers that a range of their kind already covers.
 enum OverlapCounter {

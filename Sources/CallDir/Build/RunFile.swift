@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallDirReader
 
 /// The spill file format, private to one sort: records in sorted order, each a 20-byte header
 /// (number i64, origin u64, label length u32, all little-endian; length 0xFFFF_FFFF means no

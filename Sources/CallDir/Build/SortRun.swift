@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallDirReader
 
 /// One record held in memory while a run is collected: 24 bytes, the label kept elsewhere.
 struct SortRecord {

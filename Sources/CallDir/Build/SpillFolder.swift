@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallDirReader
 
 /// A private folder (`mkdtemp`, mode 0700) for one sort's spill files. The folder and every
 /// file in it are registered with `TemporaryFiles`, so an interrupt removes them; `removeAll()`

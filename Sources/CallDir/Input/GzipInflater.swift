@@ -1,4 +1,5 @@
 import CZlib
+import CallDirReader
 
 /// gzip decompression with zlib's `inflate`, member after member.
 ///

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Where a source's bytes come from, across passes.
 ///
 /// The file is opened when the source is created, so a missing file is reported at once, and

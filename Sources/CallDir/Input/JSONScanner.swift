@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Reading JSON tokens (RFC 8259) from a `ByteCursor`, without Foundation.
 ///
 /// Strings are decoded (all escapes, `\uXXXX` with surrogate pairs; a lone surrogate becomes

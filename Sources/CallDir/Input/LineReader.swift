@@ -1,4 +1,5 @@
 import Glibc
+import CallDirReader
 
 /// Splits a byte stream into lines, without allocating per line.
 ///

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Apple XML property lists as the iOS blocker Begone exports them, read as a stream:
 /// `<plist><array><dict><key>number</key><string>…</string><key>title</key>…</dict>…`.
 ///

@@ -1,4 +1,5 @@
 import CSQLite
+import CallDirReader
 
 /// Rows of an SQL query on an SQLite database, opened read-only.
 ///

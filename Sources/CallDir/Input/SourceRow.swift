@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// One row of an input list, before normalisation.
 ///
 /// The buffers point into the reader's own memory and are valid only during the callback

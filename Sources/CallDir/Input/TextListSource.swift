@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// How to read columns of a CSV list with a header line.
 public struct TextListOptions: Sendable, Equatable {
     /// The header name of the number column. Nil: the first of `number`, `pattern`, `phone`,

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// vCard files (versions 3.0 and 4.0), as CardDAV blocklists export them.
 ///
 /// Each `TEL` of a card becomes one row (its line is the `TEL`'s line), emitted at

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// An element tag seen by `XMLScanner`.
 struct XMLTag {
     var name: [UInt8] = []

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallDirReader
 
 /// A file written in full under a temporary name in the destination's folder, then published
 /// by fsync + rename + fsync of the folder. Until `publish()`, the destination is untouched;

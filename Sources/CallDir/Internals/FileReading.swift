@@ -1,4 +1,5 @@
 import Glibc
+import CallDirReader
 
 /// The one seam through which the library opens, inspects, reads and closes input files.
 ///

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Turns one field of an input list into an E.164 number or range, or says why it cannot.
 ///
 /// The rules, in the order they apply:

@@ -1,3 +1,5 @@
+import CallDirReader
+
 extension CompileSummary {
     public var json: JSONValue {
         .object([

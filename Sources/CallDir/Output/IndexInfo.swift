@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CallDirReader
 
 extension CallDirIndex {
     public var checksumText: String { hex(checksum) }

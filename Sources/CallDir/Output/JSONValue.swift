@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// A minimal JSON value and writer, so the CLI and the daemon print the same shapes without
 /// pulling Foundation into the core.
 public enum JSONValue: Sendable, Equatable {

@@ -1,11 +1,11 @@
 /// Little-endian packing for building file bytes.
 extension Array where Element == UInt8 {
-    mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
+    package mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
         var v = value.littleEndian
         Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
     }
 
-    mutating func padTo(multipleOf alignment: Int) {
+    package mutating func padTo(multipleOf alignment: Int) {
         let over = count % alignment
         if over != 0 { append(contentsOf: repeatElement(0, count: alignment - over)) }
     }
@@ -15,7 +15,7 @@ extension Array where Element == UInt8 {
 extension UnsafeRawBufferPointer {
     /// The value at `offset`, or nil when it does not fit: callers treat that as damage.
     @inline(__always)
-    func readLE<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T? {
+    package func readLE<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T? {
         guard offset >= 0, offset <= count - MemoryLayout<T>.size else { return nil }
         return T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
     }

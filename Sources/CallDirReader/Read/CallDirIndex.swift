@@ -174,11 +174,6 @@ enum SectionTable {
     }
 }
 
-func hex(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-}
-
 /// The sections of an index by kind. A fixed table, not a dictionary: building a
 /// `[SectionKind: SectionEntry]` made the Swift runtime look up `Hashable` among every
 /// conformance in the binary, ~400,000 instructions of a one-shot lookup's 1.8 million.

@@ -20,7 +20,7 @@ public struct IndexMetadata: Equatable, Sendable {
 
     public init() {}
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out: [UInt8] = []
         for value in [Int64(blockedNumbers), Int64(identifiedNumbers), Int64(numbersInBoth), Int64(blockedRanges),
                       Int64(identifiedRanges), blockedRangeNumbers, identifiedRangeNumbers, Int64(labels),
@@ -33,7 +33,7 @@ public struct IndexMetadata: Equatable, Sendable {
         return out
     }
 
-    init(decoding section: UnsafeRawBufferPointer, path: String) throws {
+    package init(decoding section: UnsafeRawBufferPointer, path: String) throws {
         var values: [Int64] = []
         for i in 0..<10 {
             guard let v = section.readLE(Int64.self, at: i * 8), v >= 0 else {

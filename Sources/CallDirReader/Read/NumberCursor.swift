@@ -1,20 +1,20 @@
 /// Walks a numbers section in ascending order, one decoded block at a time. With `release`,
 /// pages already read are dropped from memory, so a pass over a huge file stays small.
-struct NumberCursor {
+package struct NumberCursor {
     private let set: NumberSetReader
     private let file: MappedFile?
     private var block = 0
     private var buffer: [Int64] = []
     private var position = 0
 
-    init(_ set: NumberSetReader, releasingPagesOf file: MappedFile? = nil) {
+    package init(_ set: NumberSetReader, releasingPagesOf file: MappedFile? = nil) {
         self.set = set
         self.file = file
         buffer.reserveCapacity(IndexFormat.blockSize)
     }
 
     /// The next number, or nil at the end (or at a block that does not decode).
-    mutating func next() -> Int64? {
+    package mutating func next() -> Int64? {
         if position == buffer.count {
             guard block < set.blockCount, let reader = set.reader(forBlock: block) else { return nil }
             buffer.removeAll(keepingCapacity: true)

@@ -2,35 +2,35 @@
 /// description; a change here changes the spec, the version and the golden fixture together.
 public enum IndexFormat {
     /// "CALLDIR" followed by 0x1A (stops `type`/`cat` on some systems, flags text-mode damage).
-    static let magic: [UInt8] = [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x49, 0x52, 0x1A]
+    package static let magic: [UInt8] = [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x49, 0x52, 0x1A]
     /// "CDIRTAIL": last 8 bytes of every complete file.
-    static let trailerMagic: [UInt8] = [0x43, 0x44, 0x49, 0x52, 0x54, 0x41, 0x49, 0x4C]
+    package static let trailerMagic: [UInt8] = [0x43, 0x44, 0x49, 0x52, 0x54, 0x41, 0x49, 0x4C]
 
     /// Readers refuse a different major version; minor versions only add optional sections.
     public static let majorVersion: UInt16 = 1
     public static let minorVersion: UInt16 = 0
 
-    static let headerSize = 64
-    static let sectionEntrySize = 32
-    static let trailerSize = 16
+    package static let headerSize = 64
+    package static let sectionEntrySize = 32
+    package static let trailerSize = 16
     /// Sections start at multiples of this, so fixed-width arrays can be read in place.
-    static let sectionAlignment = 64
+    package static let sectionAlignment = 64
 
     /// Entries per Elias-Fano block: one block is what a lookup decodes and checksums.
-    static let blockSize = 256
-    static let directoryHeaderSize = 16
-    static let directoryEntrySize = 16
-    static let blockRangeSize = 16
-    static let identifyRangeSize = 24
+    package static let blockSize = 256
+    package static let directoryHeaderSize = 16
+    package static let directoryEntrySize = 16
+    package static let blockRangeSize = 16
+    package static let identifyRangeSize = 24
     /// Bytes after the last block, so 8-byte loads inside any block stay inside the section.
-    static let blockDataPadding = 8
+    package static let blockDataPadding = 8
 
     /// Longest label, in UTF-8 bytes. CallKit documents no limit; a lock screen shows ~40.
     public static let maxLabelBytes = 255
 }
 
 /// Section kinds. Every kind appears exactly once in a version 1 file.
-enum SectionKind: UInt32, CaseIterable, Sendable {
+package enum SectionKind: UInt32, CaseIterable, Sendable {
     case metadata = 1
     case blockedNumbers = 2
     case blockedDirectory = 3
@@ -40,7 +40,7 @@ enum SectionKind: UInt32, CaseIterable, Sendable {
     case blockedRanges = 7
     case identifiedRanges = 8
 
-    var name: String {
+    package var name: String {
         switch self {
         case .metadata: return "metadata"
         case .blockedNumbers: return "blocked-numbers"

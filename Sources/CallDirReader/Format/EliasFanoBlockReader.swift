@@ -5,7 +5,7 @@
 /// Loads are 8 bytes wide and may run up to 7 bytes past the block's end, where the bits read
 /// are masked off: `bytes` must be followed by 8 readable bytes, as blocks in a numbers
 /// section are (the section ends with 8 zero bytes).
-struct EliasFanoBlockReader {
+package struct EliasFanoBlockReader {
     let bytes: UnsafeRawBufferPointer
     let count: Int
     let base: Int64

@@ -1,20 +1,7 @@
-/// One block of at most `IndexFormat.blockSize` strictly ascending numbers, Elias-Fano coded.
-///
-/// The first value (`base`) lives in the directory, not in the block. The other m = n-1 values
-/// are stored as rel = value - base, split into L low bits (packed, fixed width) and the high
-/// part rel >> L (unary: element j sets bit (rel_j >> L) + j). L = floor(log2(maxRel / m)),
-/// capped at 56, which costs about 2 + log2(gap) bits per entry. Identification blocks append
-/// n label ids of `labelBits` bits each, the width needed by the block's largest id (0 when
-/// every id is 0, and always 0 for blocking entries), so a streaming writer never needs the
-/// final label count. Layout: [L: u8][labelBits: u8][low bits][high bits][label bits].
-enum EliasFanoBlock {
-    static let maxLowBits = 56
-    static let headerBytes = 2
+import CallDirReader
 
-    /// Byte sizes of the parts that do not depend on the values' spread.
-    static func lowByteCount(count n: Int, lowBits: Int) -> Int { ((n - 1) * lowBits + 7) / 8 }
-    static func labelByteCount(count n: Int, labelBits: Int) -> Int { (n * labelBits + 7) / 8 }
-
+/// The writing half of `EliasFanoBlock` (layout and sizes live with the reader).
+extension EliasFanoBlock {
     /// Appends the encoding of `values` (ascending, count 1...blockSize) and their label ids.
     /// Sizes are computed first, then every part is written in place into zeroed bytes: low
     /// parts and labels a 64-bit word at a time, the unary high parts as single bits.

@@ -3,26 +3,26 @@ import CKernels
 /// Reads one numbers section through its directory, in place: a search of the directory
 /// picks the block, one block is decoded. Checks at open make every offset safe; block CRCs
 /// are checked per lookup unless the whole file was verified.
-struct NumberSetReader {
-    let data: UnsafeRawBufferPointer
-    let directory: UnsafeRawBufferPointer  // entries only, 16 bytes each
-    let count: Int
-    let blockCount: Int
-    let name: String
+package struct NumberSetReader {
+    package let data: UnsafeRawBufferPointer
+    package let directory: UnsafeRawBufferPointer  // entries only, 16 bytes each
+    package let count: Int
+    package let blockCount: Int
+    package let name: String
     /// The first numbers of every `summaryStride`-th block, copied at open (while the
     /// directory is read for its checks anyway): 2 bytes per 256 entries, small enough to
     /// stay in the CPU caches, where the directory (625 KB at 10 million entries) does not.
     /// A lookup searches it, then reads one or two lines of the directory, not sixteen.
-    let summary: [Int64]
+    package let summary: [Int64]
     /// Where block 0, 4, 8... starts in the data: lets a lookup guess its block's bytes and
     /// start loading them while the directory line that names the block is still on its way.
-    let summaryOffsets: [UInt32]
-    static let summaryStride = 4  // a power of two (the loop below shifts by 2)
+    package let summaryOffsets: [UInt32]
+    package static let summaryStride = 4  // a power of two (the loop below shifts by 2)
     /// Blocks whose CRC matched already (lookups on an index not verified at open).
-    let checked: CheckedBlocks
+    package let checked: CheckedBlocks
 
     /// Checks the directory against the data section; throws on any inconsistency.
-    init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer, name: String, path: String) throws {
+    package init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer, name: String, path: String) throws {
         func damage(_ message: String) -> CallDirError {
             CallDirError(.corruptIndex, "\(name): \(message)", path: path)
         }
@@ -73,10 +73,10 @@ struct NumberSetReader {
     }
 
     /// End of the block bytes (the section's zero padding follows).
-    var dataEnd: Int { data.count - IndexFormat.blockDataPadding }
+    package var dataEnd: Int { data.count - IndexFormat.blockDataPadding }
 
     @inline(__always)
-    func entry(_ i: Int) -> (first: Int64, offset: Int, crc: UInt32) { Self.entry(i, in: directory) }
+    package func entry(_ i: Int) -> (first: Int64, offset: Int, crc: UInt32) { Self.entry(i, in: directory) }
 
     @inline(__always)
     private static func entry(_ i: Int, in directory: UnsafeRawBufferPointer) -> (first: Int64, offset: Int, crc: UInt32) {
@@ -87,26 +87,26 @@ struct NumberSetReader {
     }
 
     @inline(__always)
-    func blockBytes(_ i: Int) -> UnsafeRawBufferPointer {
+    package func blockBytes(_ i: Int) -> UnsafeRawBufferPointer {
         let start = entry(i).offset
         let end = i + 1 < blockCount ? entry(i + 1).offset : dataEnd
         return UnsafeRawBufferPointer(rebasing: data[start..<max(start, end)])
     }
 
-    func entriesInBlock(_ i: Int) -> Int {
+    package func entriesInBlock(_ i: Int) -> Int {
         i + 1 < blockCount ? IndexFormat.blockSize : count - (blockCount - 1) * IndexFormat.blockSize
     }
 
     /// Index of the block that would hold `number`, or nil when it is below every entry.
     @inline(__always)
-    func blockIndex(for number: Int64) -> Int? {
+    package func blockIndex(for number: Int64) -> Int? {
         guard let group = summaryIndex(for: number) else { return nil }
         return blockIndex(for: number, fromSummary: group)
     }
 
     /// The last summary entry at or below `number` (nil: below every block).
     @inline(__always)
-    func summaryIndex(for number: Int64) -> Int? {
+    package func summaryIndex(for number: Int64) -> Int? {
         summary.withUnsafeBufferPointer { firsts in
             let found = calldir_last_at_most(firsts.baseAddress, firsts.count, number)
             return found < 0 ? nil : found
@@ -115,7 +115,7 @@ struct NumberSetReader {
 
     /// The block for `number` among the `summaryStride` blocks from summary entry `group`.
     @inline(__always)
-    func blockIndex(for number: Int64, fromSummary group: Int) -> Int {
+    package func blockIndex(for number: Int64, fromSummary group: Int) -> Int {
         let start = group &* Self.summaryStride
         let end = min(start &+ Self.summaryStride, blockCount)
         var b = start &+ 1
@@ -124,23 +124,23 @@ struct NumberSetReader {
     }
 
     @inline(__always)
-    func first(_ i: Int) -> Int64 {
+    package func first(_ i: Int) -> Int64 {
         Int64(littleEndian: directory.loadUnaligned(fromByteOffset: i &* IndexFormat.directoryEntrySize, as: Int64.self))
     }
 
-    func reader(forBlock i: Int) -> EliasFanoBlockReader? {
+    package func reader(forBlock i: Int) -> EliasFanoBlockReader? {
         EliasFanoBlockReader(bytes: blockBytes(i), count: entriesInBlock(i), base: entry(i).first)
     }
 
     /// The block's CRC matches its directory entry.
-    func blockIsIntact(_ i: Int) -> Bool {
+    package func blockIsIntact(_ i: Int) -> Bool {
         Checksum.crc32(blockBytes(i)) == entry(i).crc
     }
 
     /// Finds `number`: its label id (0 for blocking entries), or nil when absent.
     /// With `checkBlock`, a block whose CRC does not match throws instead of answering.
     @inline(__always)
-    func find(_ number: Int64, checkBlock: Bool, path: String) throws -> UInt32? {
+    package func find(_ number: Int64, checkBlock: Bool, path: String) throws -> UInt32? {
         guard let group = summaryIndex(for: number) else { return nil }
         prefetchLikelyBlock(of: number, inGroup: group)
         let b = blockIndex(for: number, fromSummary: group)
@@ -156,7 +156,7 @@ struct NumberSetReader {
 
     /// The reader of block `b`; with `checkBlock`, only once its CRC matched.
     @inline(__always)
-    func checkedReader(_ b: Int, checkBlock: Bool, path: String) throws -> EliasFanoBlockReader {
+    package func checkedReader(_ b: Int, checkBlock: Bool, path: String) throws -> EliasFanoBlockReader {
         if checkBlock, !checked.contains(b) {
             guard blockIsIntact(b) else {
                 throw CallDirError(.corruptIndex, "\(name): block \(b) fails its checksum; run `calldir verify`",

@@ -1,13 +1,23 @@
 /// The fixed 64-byte header at offset 0 (see FORMAT.md).
-struct FileHeader: Equatable {
-    var major = IndexFormat.majorVersion
-    var minor = IndexFormat.minorVersion
-    var sectionCount: Int
-    var fileSize: Int
-    var sectionTableOffset: Int
-    var sectionTableCRC: UInt32
+package struct FileHeader: Equatable {
+    package var major = IndexFormat.majorVersion
+    package var minor = IndexFormat.minorVersion
+    package var sectionCount: Int
+    package var fileSize: Int
+    package var sectionTableOffset: Int
+    package var sectionTableCRC: UInt32
 
-    func encoded() -> [UInt8] {
+    package init(major: UInt16 = IndexFormat.majorVersion, minor: UInt16 = IndexFormat.minorVersion, sectionCount: Int,
+                 fileSize: Int, sectionTableOffset: Int, sectionTableCRC: UInt32) {
+        self.major = major
+        self.minor = minor
+        self.sectionCount = sectionCount
+        self.fileSize = fileSize
+        self.sectionTableOffset = sectionTableOffset
+        self.sectionTableCRC = sectionTableCRC
+    }
+
+    package func encoded() -> [UInt8] {
         var out = IndexFormat.magic
         out.appendLE(major)
         out.appendLE(minor)
@@ -21,7 +31,7 @@ struct FileHeader: Equatable {
     }
 
     /// Parses and checks the header of `bytes` (a whole file).
-    static func decode(_ bytes: UnsafeRawBufferPointer, path: String) throws -> FileHeader {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, path: String) throws -> FileHeader {
         func damage(_ message: String, _ offset: Int = 0) -> CallDirError {
             CallDirError(.corruptIndex, message, path: path, offset: offset)
         }
@@ -52,13 +62,20 @@ struct FileHeader: Equatable {
 }
 
 /// One row of the section table: 32 bytes.
-struct SectionEntry: Equatable {
-    var kind: SectionKind
-    var offset: Int
-    var length: Int
-    var crc: UInt32
+package struct SectionEntry: Equatable {
+    package var kind: SectionKind
+    package var offset: Int
+    package var length: Int
+    package var crc: UInt32
 
-    func encode(into out: inout [UInt8]) {
+    package init(kind: SectionKind, offset: Int, length: Int, crc: UInt32) {
+        self.kind = kind
+        self.offset = offset
+        self.length = length
+        self.crc = crc
+    }
+
+    package func encode(into out: inout [UInt8]) {
         out.appendLE(kind.rawValue)
         out.appendLE(UInt32(0))
         out.appendLE(UInt64(offset))
