@@ -46,7 +46,7 @@ struct RealListTests {
         #expect(valid.count == summary.blockedNumbers)
         var stored = 0
         var allValid = true
-        index.forEachBlockedNumber { stored += 1; allValid = allValid && valid.contains($0) }
+        try index.forEachBlockedNumber { stored += 1; allValid = allValid && valid.contains($0) }
         #expect(stored == valid.count && allValid)
     }
 

@@ -61,7 +61,7 @@ struct RoundTripTests {
             #expect(try index.lookup(n).blocked == nil, "\(n)")
         }
         var decoded: [Int64] = []
-        index.forEachBlockedNumber { decoded.append($0) }
+        try index.forEachBlockedNumber { decoded.append($0) }
         #expect(decoded == numbers)
     }
 

@@ -12,13 +12,17 @@ extension Compiler {
         }
         let blocked = try set(.blockedNumbers, .blockedDirectory)
         let identified = try set(.identifiedNumbers, .identifiedDirectory)
-        var a = NumberCursor(blocked, releasingPagesOf: mapped)
-        var b = NumberCursor(identified, releasingPagesOf: mapped)
-        summary.numbersInBoth = OverlapCounter.common(&a, &b)
-        var c = NumberCursor(blocked, releasingPagesOf: mapped)
-        let blockedInside = OverlapCounter.insideRanges(&c, blockSegments)
-        var d = NumberCursor(identified, releasingPagesOf: mapped)
-        let identifiedInside = OverlapCounter.insideRanges(&d, identifySegments)
+        // The compiler wrote these bytes itself: no block CRCs to check, only the decoding.
+        func cursor(_ set: NumberSetReader) -> NumberCursor {
+            NumberCursor(set, path: writer.destination, checkBlocks: false, releasingPagesOf: mapped)
+        }
+        var a = cursor(blocked)
+        var b = cursor(identified)
+        summary.numbersInBoth = try OverlapCounter.common(&a, &b)
+        var c = cursor(blocked)
+        let blockedInside = try OverlapCounter.insideRanges(&c, blockSegments)
+        var d = cursor(identified)
+        let identifiedInside = try OverlapCounter.insideRanges(&d, identifySegments)
         summary.deviceEntries = Int64(blocked.count - blockedInside) + summary.blockedRangeNumbers
             + Int64(identified.count - identifiedInside) + summary.identifiedRangeNumbers
     }

@@ -1,59 +1,100 @@
-/// Walks a numbers section in ascending order, one decoded block at a time. With `release`,
-/// pages already read are dropped from memory, so a pass over a huge file stays small.
+/// Walks a numbers section in ascending order, one decoded block at a time, and never yields
+/// a number it has not checked: each block's CRC is compared with its directory entry before
+/// the block is decoded (unless the caller wrote or verified the bytes itself), the block must
+/// decode to the count the directory gives, and numbers must rise strictly within and across
+/// blocks. Anything else throws `CallDirError` naming the section and block, so a damaged file
+/// gives an error, never a short or altered sequence. With `releasingPagesOf`, pages already
+/// read are dropped from memory, so a pass over a huge file stays small.
 package struct NumberCursor {
     private let set: NumberSetReader
+    private let path: String
+    private let checkBlocks: Bool
     private let file: MappedFile?
     private var block = 0
-    private var buffer: [Int64] = []
+    private var numbers: [Int64] = []
+    private var labelIDs: [UInt32] = []
     private var position = 0
+    private var previous: Int64 = 0
+    /// The label id of the number `next()` returned last (0 in blocking sets).
+    package private(set) var labelID: UInt32 = 0
 
-    package init(_ set: NumberSetReader, releasingPagesOf file: MappedFile? = nil) {
+    package init(_ set: NumberSetReader, path: String, checkBlocks: Bool = true, releasingPagesOf file: MappedFile? = nil) {
         self.set = set
+        self.path = path
+        self.checkBlocks = checkBlocks
         self.file = file
-        buffer.reserveCapacity(IndexFormat.blockSize)
+        numbers.reserveCapacity(IndexFormat.blockSize)
+        labelIDs.reserveCapacity(IndexFormat.blockSize)
     }
 
-    /// The next number, or nil at the end (or at a block that does not decode).
-    package mutating func next() -> Int64? {
-        if position == buffer.count {
-            guard block < set.blockCount, let reader = set.reader(forBlock: block) else { return nil }
-            buffer.removeAll(keepingCapacity: true)
-            reader.forEach { buffer.append($0); return true }
-            if let file, block % 4096 == 4095, let base = file.bytes.baseAddress, let start = set.data.baseAddress {
-                let end = start - base + set.entry(block).offset
-                file.release(0..<end)
-            }
+    /// The next number, or nil once every block has been read.
+    package mutating func next() throws -> Int64? {
+        if position == numbers.count {
+            guard block < set.blockCount else { return nil }
+            try load(block)
             block += 1
-            position = 0
-            if buffer.isEmpty { return nil }
         }
-        defer { position += 1 }
-        return buffer[position]
+        defer { position &+= 1 }
+        labelID = labelIDs.isEmpty ? 0 : labelIDs[position]
+        return numbers[position]
+    }
+
+    /// Positions the cursor so that `next()` returns the first number above `number`: a search
+    /// of the directory and one block decoded, not a scan.
+    package mutating func seek(after number: Int64) throws {
+        guard let b = set.blockIndex(for: number) else {  // below every block: start at the top
+            block = 0
+            numbers.removeAll(keepingCapacity: true)
+            position = 0
+            previous = 0
+            return
+        }
+        previous = b == 0 ? 0 : set.first(b) &- 1
+        try load(b)
+        block = b + 1
+        while position < numbers.count, numbers[position] <= number { position += 1 }
+    }
+
+    private mutating func load(_ b: Int) throws {
+        let reader = try set.checkedReader(b, checkBlock: checkBlocks, path: path)
+        numbers.removeAll(keepingCapacity: true)
+        labelIDs.removeAll(keepingCapacity: true)
+        var ascending = true
+        var last = previous
+        let produced = reader.forEach { value in
+            ascending = value > last
+            last = value
+            numbers.append(value)
+            return ascending
+        }
+        guard ascending, produced == reader.count, numbers.count == reader.count else {
+            let what = ascending ? "decodes \(numbers.count) of \(reader.count) numbers" : "numbers are not strictly ascending"
+            throw CallDirError(.corruptIndex, "\(set.name): block \(b) \(what); run `calldir verify`", path: path,
+                               offset: set.entry(b).offset)
+        }
+        if reader.labelBits > 0 {
+            for i in 0..<reader.count { labelIDs.append(reader.label(at: i)) }
+        }
+        previous = last
+        position = 0
+        if let file, b % 4096 == 4095, let base = file.bytes.baseAddress, let start = set.data.baseAddress {
+            file.release(0..<(start - base + set.entry(b).offset))
+        }
     }
 }
 
 extension CallDirIndex {
-    /// Calls `body` with every blocking number stored one by one, ascending (ranges excluded).
-    public func forEachBlockedNumber(_ body: (Int64) throws -> Void) rethrows {
-        var cursor = NumberCursor(blocked)
-        while let n = cursor.next() { try body(n) }
+    /// Calls `body` with every blocking number stored one by one, ascending (ranges excluded:
+    /// see `blockedRangeList`, or the device feed for the merged stream). Throws on damage.
+    public func forEachBlockedNumber(_ body: (Int64) throws -> Void) throws {
+        var cursor = NumberCursor(blocked, path: path, checkBlocks: !isVerified)
+        while let n = try cursor.next() { try body(n) }
     }
 
-    /// Calls `body` with every identification number and its label, ascending.
+    /// Calls `body` with every identification number and its label, ascending. Throws on damage.
     public func forEachIdentifiedNumber(_ body: (Int64, String) throws -> Void) throws {
-        for b in 0..<identified.blockCount {
-            guard let reader = identified.reader(forBlock: b) else {
-                throw CallDirError(.corruptIndex, "identified-numbers: block \(b) is malformed", path: path)
-            }
-            var i = 0
-            var failure: Error?
-            reader.forEach { n in
-                do { try body(n, try labels.label(reader.label(at: i), path: path)) } catch { failure = error; return false }
-                i += 1
-                return true
-            }
-            if let failure { throw failure }
-        }
+        var cursor = NumberCursor(identified, path: path, checkBlocks: !isVerified)
+        while let n = try cursor.next() { try body(n, try labels.label(cursor.labelID, path: path)) }
     }
 
     /// Block and identification ranges, ascending.
