@@ -23,13 +23,22 @@ struct DamageTests {
         try probes.map { try index.lookup($0) }
     }
 
-    @Test("flipping any byte is caught by verify, and lookups answer right or report damage")
+    func entries(_ index: CallDirIndex) throws -> (blocked: [Int64], identified: [String]) {
+        var blocked: [Int64] = []
+        var identified: [String] = []
+        try index.forEachBlockedNumber { blocked.append($0) }
+        try index.forEachIdentifiedNumber { identified.append("\($0) \($1)") }
+        return (blocked, identified)
+    }
+
+    @Test("flipping any byte is caught by verify; lookups and iteration answer right or report damage")
     func flipEveryByte() throws {
         let folder = TempFolder()
         defer { folder.remove() }
         let (path, probes) = try makeIndex(folder)
         let original = fileBytes(path)
         let expected = try answers(CallDirIndex(path: path), probes)
+        let expectedEntries = try entries(CallDirIndex(path: path))
         let damaged = folder.file("damaged.calldir")
         var missedByVerify: [Int] = []
         for offset in 0..<original.count {
@@ -43,6 +52,10 @@ struct DamageTests {
             }
             if let index = try? CallDirIndex(path: damaged), let got = try? index.lookup(probes) {
                 #expect(got == expected, "byte \(offset): batch lookup answered differently without reporting damage")
+            }
+            // Iteration: the whole sequence, unaltered, or an error; never a short or changed one.
+            if let index = try? CallDirIndex(path: damaged), let got = try? entries(index) {
+                #expect(got == expectedEntries, "byte \(offset): iteration changed without reporting damage")
             }
         }
         #expect(missedByVerify.isEmpty, "verify missed flips at \(missedByVerify)")

@@ -43,8 +43,10 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
         identified = try NumberSetReader(data: section(.identifiedNumbers), directorySection: section(.identifiedDirectory),
                                          name: SectionKind.identifiedNumbers.name, path: path)
         labels = try LabelTableReader(section(.labels), path: path)
-        blockedRanges = try RangeTableReader(section(.blockedRanges), withLabels: false, path: path)
-        identifiedRanges = try RangeTableReader(section(.identifiedRanges), withLabels: true, path: path)
+        blockedRanges = try RangeTableReader(section(.blockedRanges), withLabels: false, name: SectionKind.blockedRanges.name,
+                                             labelCount: 0, path: path)
+        identifiedRanges = try RangeTableReader(section(.identifiedRanges), withLabels: true, name: SectionKind.identifiedRanges.name,
+                                                labelCount: labels.count, path: path)
         isVerified = verify
         if verify { try IndexVerifier(index: self).verifyAll() }
     }
@@ -136,9 +138,12 @@ enum SectionTable {
               bytes.readLE(UInt32.self, at: trailerStart + 4) == 0 else {
             throw damage("trailer missing: the file is truncated or was not completely written", trailerStart)
         }
+        // Every bound is compared by subtraction from a checked smaller value: offsets come
+        // from the file and may be anything up to UInt64.max (clamped to Int.max), so a sum
+        // could overflow and trap.
         let tableLength = header.sectionCount * IndexFormat.sectionEntrySize
         guard header.sectionCount <= 1024, header.sectionTableOffset >= IndexFormat.headerSize,
-              header.sectionTableOffset + tableLength <= trailerStart else {
+              tableLength <= trailerStart, header.sectionTableOffset <= trailerStart - tableLength else {
             throw damage("section table out of bounds", header.sectionTableOffset)
         }
         let table = UnsafeRawBufferPointer(rebasing: bytes[header.sectionTableOffset..<(header.sectionTableOffset + tableLength)])

@@ -16,8 +16,6 @@ struct IndexVerifier {
         }
         try verifyNumbers(index.blocked, withLabels: false)
         try verifyNumbers(index.identified, withLabels: true)
-        try verifyRanges(index.blockedRanges, name: SectionKind.blockedRanges.name)
-        try verifyRanges(index.identifiedRanges, name: SectionKind.identifiedRanges.name)
         try verifyLabels()
         try verifyMetadata()
     }
@@ -48,20 +46,6 @@ struct IndexVerifier {
         }
     }
 
-    private func verifyRanges(_ table: RangeTableReader, name: String) throws {
-        var previousLast: Int64 = 0
-        for i in 0..<table.count {
-            let r = table.range(i)
-            guard r.first > previousLast, r.first <= r.last, r.last < Int64.max else {
-                throw damage(name, "range \(i) is out of order, overlapping or empty")
-            }
-            guard !table.withLabels || Int(r.label) < index.labels.count else {
-                throw damage(name, "range \(i) refers to missing label \(r.label)")
-            }
-            previousLast = r.last
-        }
-    }
-
     private func verifyLabels() throws {
         for id in 0..<index.labels.count {
             let label = try index.labels.label(UInt32(id), path: index.path)
@@ -71,12 +55,34 @@ struct IndexVerifier {
         }
     }
 
+    /// The counts must match the sections, and the derived ones (numbers in both kinds, range
+    /// sizes, device entries) must match a recount: the device feed and `simulate` rely on them.
     private func verifyMetadata() throws {
         let m = index.metadata
         guard m.blockedNumbers == index.blocked.count, m.identifiedNumbers == index.identified.count,
               m.blockedRanges == index.blockedRanges.count, m.identifiedRanges == index.identifiedRanges.count,
               m.labels == index.labels.count else {
             throw damage(SectionKind.metadata.name, "counts disagree with the sections")
+        }
+        func cursor(_ set: NumberSetReader) -> NumberCursor { NumberCursor(set, path: index.path, checkBlocks: false) }
+        var a = cursor(index.blocked), b = cursor(index.identified)
+        let inBoth = try OverlapCounter.common(&a, &b)
+        let blockedRanges = index.blockedRangeList
+        let identifiedRanges = index.identifiedRangeList.map(\.range)
+        var c = cursor(index.blocked), d = cursor(index.identified)
+        let blockedInside = try OverlapCounter.insideRanges(&c, blockedRanges)
+        let identifiedInside = try OverlapCounter.insideRanges(&d, identifiedRanges)
+        // Disjoint ranges of valid numbers sum to less than Int64.max; the total may not, in a forgery.
+        let blockedRangeNumbers = blockedRanges.reduce(Int64(0)) { $0 + $1.count }
+        let identifiedRangeNumbers = identifiedRanges.reduce(Int64(0)) { $0 + $1.count }
+        var device: Int64? = 0
+        for part in [Int64(index.blocked.count - blockedInside), blockedRangeNumbers,
+                     Int64(index.identified.count - identifiedInside), identifiedRangeNumbers] {
+            device = device.flatMap { let (sum, overflow) = $0.addingReportingOverflow(part); return overflow ? nil : sum }
+        }
+        guard m.numbersInBoth == inBoth, m.blockedRangeNumbers == blockedRangeNumbers,
+              m.identifiedRangeNumbers == identifiedRangeNumbers, m.deviceEntries == device else {
+            throw damage(SectionKind.metadata.name, "derived counts (numbers in both, range numbers, device entries) disagree with the sections")
         }
     }
 }

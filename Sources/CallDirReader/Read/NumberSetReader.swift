@@ -54,7 +54,10 @@ package struct NumberSetReader {
                 let at = entries + i &* IndexFormat.directoryEntrySize
                 let first = Int64(littleEndian: at.loadUnaligned(as: Int64.self))
                 let offset = UInt32(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-                if i > 0 && (offset <= previousOffset || first <= previousFirst) { outOfOrder = i; break }
+                // First numbers must be valid CallKit numbers (>= 1): block decoding subtracts
+                // them and would overflow on a negative one.
+                if first < E164.validValues.lowerBound || first > E164.validValues.upperBound
+                    || (i > 0 && (offset <= previousOffset || first <= previousFirst)) { outOfOrder = i; break }
                 if i & (stride &- 1) == 0 {
                     summary[i &>> 2] = first
                     offsets[i &>> 2] = offset
@@ -64,7 +67,7 @@ package struct NumberSetReader {
             }
             filled = outOfOrder < 0 ? summary.count : 0
         }
-        if outOfOrder >= 0 { throw damage("directory entry \(outOfOrder) is out of order") }
+        if outOfOrder >= 0 { throw damage("directory entry \(outOfOrder) is out of order or out of range") }
         summaryOffsets = offsets
         checked = CheckedBlocks(blockCount: blockCount)
         if blockCount > 0, entry(blockCount - 1).offset + EliasFanoBlock.headerBytes > dataEnd {

@@ -37,14 +37,30 @@ struct RangeTableReader {
     let stride: Int
     let withLabels: Bool
 
-    init(_ section: UnsafeRawBufferPointer, withLabels: Bool, path: String) throws {
+    /// Checks every record at open (ranges are few: the French operator list is 374): each
+    /// range holds valid CallKit numbers, first <= last, ranges rise and do not touch the
+    /// previous one, and label ids exist. Lookups and iteration then never meet a range they
+    /// could trap on, whatever the file says.
+    init(_ section: UnsafeRawBufferPointer, withLabels: Bool, name: String, labelCount: Int, path: String) throws {
         stride = withLabels ? IndexFormat.identifyRangeSize : IndexFormat.blockRangeSize
         guard section.count % stride == 0 else {
-            throw CallDirError(.corruptIndex, "range section length \(section.count) is not a multiple of \(stride)", path: path)
+            throw CallDirError(.corruptIndex, "\(name): section length \(section.count) is not a multiple of \(stride)", path: path)
         }
         self.section = section
         self.count = section.count / stride
         self.withLabels = withLabels
+        var previousLast: Int64 = 0
+        for i in 0..<count {
+            let r = range(i)
+            guard r.first > previousLast, r.first <= r.last, r.last <= E164.validValues.upperBound else {
+                throw CallDirError(.corruptIndex, "\(name): range \(i) is out of order, overlapping, empty or out of range",
+                                   path: path)
+            }
+            guard !withLabels || Int(r.label) < labelCount else {
+                throw CallDirError(.corruptIndex, "\(name): range \(i) refers to missing label \(r.label)", path: path)
+            }
+            previousLast = r.last
+        }
     }
 
     @inline(__always)
@@ -64,7 +80,7 @@ struct RangeTableReader {
         }
         guard low < count else { return nil }
         let r = range(low)
-        guard r.first <= number, r.first <= r.last else { return nil }
+        guard r.first <= number else { return nil }
         return (NumberRange(first: r.first, last: r.last), r.label)
     }
 }

@@ -1,9 +1,7 @@
-import CallDirReader
-
-/// Counts, by merging sorted streams, what the summary and `--max-numbers` need: numbers in
-/// both kinds, and exact numbers that a range of their kind already covers.
-enum OverlapCounter {
-    static func common(_ a: inout NumberCursor, _ b: inout NumberCursor) throws -> Int {
+/// Counts, by merging sorted streams, what the compile summary, `--max-numbers` and `verify`
+/// need: numbers in both kinds, and exact numbers that a range of their kind already covers.
+package enum OverlapCounter {
+    package static func common(_ a: inout NumberCursor, _ b: inout NumberCursor) throws -> Int {
         var count = 0
         var x = try a.next()
         var y = try b.next()
@@ -13,7 +11,7 @@ enum OverlapCounter {
         return count
     }
 
-    static func insideRanges(_ numbers: inout NumberCursor, _ ranges: [NumberRange]) throws -> Int {
+    package static func insideRanges(_ numbers: inout NumberCursor, _ ranges: [NumberRange]) throws -> Int {
         var count = 0
         var r = 0
         while let n = try numbers.next() {

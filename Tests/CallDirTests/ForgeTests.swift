@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import CallDir
+import CallDirReader
+
+/// Forged indexes: fields set to hostile values with every checksum recomputed. Opening,
+/// lookups, iteration and verify must throw `CallDirError` or answer, never trap; and a file
+/// that `verify` accepts must answer lookups consistently with what it iterates.
+@Suite("Forged indexes")
+struct ForgeTests {
+    /// The small index of the damage tests: blocks of both kinds, labels, both range kinds.
+    func makeIndex(_ folder: TempFolder) throws -> (bytes: [UInt8], probes: [Int64]) {
+        let blocked = (0..<600).map { 14_085_550_000 + Int64($0) * 7 }
+        let block = folder.write("b.txt", blocked.map { "\($0)\n" }.joined() + "1900555####\n")
+        let identified = (0..<300).map { 18_005_550_000 + Int64($0) * 13 }
+        let identify = folder.write("i.csv", identified.map { "\($0),Caller \($0 % 5)\n" }.joined() + "3316200####,Range\n")
+        let path = folder.file("small.calldir")
+        try compile(block: [block], identify: [identify], output: path)
+        let probes = blocked.enumerated().filter { $0.offset % 50 == 0 }.map(\.element)
+            + identified.enumerated().filter { $0.offset % 40 == 0 }.map(\.element)
+            + [1, 14_085_550_001, 18_005_550_001, 19_005_551_234, 33_162_001_234, 12_125_550_000, Int64.max - 1, Int64.max]
+        return (fileBytes(path), probes)
+    }
+
+    func forge(_ bytes: [UInt8], _ edit: (inout Forger) -> Void, in folder: TempFolder) -> String {
+        var forger = Forger(bytes: bytes)
+        edit(&forger)
+        forger.reseal()
+        let path = folder.file("forged.calldir")
+        _ = FileManager.default.createFile(atPath: path, contents: Data(forger.bytes))
+        return path
+    }
+
+    /// Everything a reader can do with a file; errors are expected, traps are the failure.
+    func exercise(_ path: String, probes: [Int64]) {
+        if let index = try? CallDirIndex(path: path) {
+            for n in probes { _ = try? index.lookup(n) }
+            _ = try? index.lookup(probes)
+            try? index.forEachBlockedNumber { _ in }
+            try? index.forEachIdentifiedNumber { _, _ in }
+            _ = index.blockedRangeList
+            _ = index.identifiedRangeList
+            _ = index.allLabels
+            _ = index.infoText
+        }
+    }
+
+    /// For a file verify accepts: lookups agree with iteration and ranges, number by number.
+    func checkConsistent(_ index: CallDirIndex, probes: [Int64], field: String) throws {
+        var blocked = Set<Int64>()
+        try index.forEachBlockedNumber { blocked.insert($0) }
+        var labels: [Int64: String] = [:]
+        try index.forEachIdentifiedNumber { labels[$0] = $1 }
+        let blockedRanges = index.blockedRangeList
+        let identifiedRanges = index.identifiedRangeList
+        for n in Set(probes).union(blocked).union(labels.keys) {
+            let got = try index.lookup(n)
+            let blockedHere = blocked.contains(n) || blockedRanges.contains { $0.contains(n) }
+            let label = labels[n] ?? identifiedRanges.first { $0.range.contains(n) }?.label
+            #expect((got.blocked != nil) == blockedHere && got.label == label, "\(field): lookup(\(n)) disagrees with iteration")
+        }
+    }
+
+    @Test("every field forged with valid checksums: errors or consistent answers, never a trap")
+    func forgeEveryField() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let (original, probes) = try makeIndex(folder)
+        let fields = Forger(bytes: original).fields
+        #expect(fields.count > 80, "the sweep should cover every section; it found \(fields.count) fields")
+        var forged = 0, refused = 0
+        for field in fields {
+            let value = Forger(bytes: original).read(field.offset, field.width)!
+            for forgery in Forger.forgeries(of: value, width: field.width) {
+                let path = forge(original, { $0.write(field.offset, field.width, forgery) }, in: folder)
+                forged += 1
+                exercise(path, probes: probes)
+                do {
+                    let index = try CallDirIndex(path: path, verify: true)
+                    try checkConsistent(index, probes: probes, field: "\(field) = \(forgery)")
+                } catch is CallDirError {
+                    refused += 1
+                }
+            }
+        }
+        #expect(forged > 800)
+        #expect(refused > forged / 2, "verify refused only \(refused) of \(forged) forgeries")
+    }
+
+    @Test("the three traps from the reliability issue are errors naming the section")
+    func knownTraps() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let (original, probes) = try makeIndex(folder)
+        let table = Forger(bytes: original)
+        let directory = try #require(table.section(3))
+        let ranges = try #require(table.section(7))
+        let cases: [(String, (inout Forger) -> Void)] = [
+            ("section table out of bounds", { $0.write(24, 8, UInt64.max) }),
+            ("blocked-numbers: directory entry 0 is out of order or out of range",
+             { $0.write(directory.offset + 16, 8, UInt64(bitPattern: -5)) }),
+            ("blocked-ranges: range 0 is out of order", { f in
+                let first = f.read(ranges.offset, 8)!
+                f.write(ranges.offset + 8, 8, first - 1)
+            }),
+        ]
+        for (message, edit) in cases {
+            let path = forge(original, edit, in: folder)
+            exercise(path, probes: probes)
+            for verify in [false, true] {
+                do {
+                    _ = try CallDirIndex(path: path, verify: verify)
+                    Issue.record("\(message): the forged file opened")
+                } catch let error as CallDirError {
+                    #expect(error.code == .corruptIndex)
+                    #expect(error.message.contains(message), "\(error.message)")
+                }
+            }
+        }
+    }
+}
