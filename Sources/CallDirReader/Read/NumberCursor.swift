@@ -55,6 +55,32 @@ package struct NumberCursor {
         while position < numbers.count, numbers[position] <= number { position += 1 }
     }
 
+    /// Moves the numbers `next()` has not returned yet, to the end of the current block
+    /// (loading the next block when it is used up), into `out`, and their label ids into
+    /// `outLabels` (left empty in blocking sets). False, with both empty, at the end. For
+    /// consumers that take a block at a time (the device feed): a whole block is swapped, not
+    /// copied.
+    package mutating func nextRun(_ out: inout [Int64], labels outLabels: inout [UInt32]) throws -> Bool {
+        out.removeAll(keepingCapacity: true)
+        outLabels.removeAll(keepingCapacity: true)
+        if position == numbers.count {
+            guard block < set.blockCount else { return false }
+            try load(block)
+            block += 1
+        }
+        if position == 0 {
+            swap(&numbers, &out)
+            swap(&labelIDs, &outLabels)
+            numbers.removeAll(keepingCapacity: true)
+            labelIDs.removeAll(keepingCapacity: true)
+        } else {
+            out.append(contentsOf: numbers[position...])
+            if !labelIDs.isEmpty { outLabels.append(contentsOf: labelIDs[position...]) }
+        }
+        position = numbers.count
+        return true
+    }
+
     private mutating func load(_ b: Int) throws {
         let reader = try set.checkedReader(b, checkBlock: checkBlocks, path: path)
         numbers.removeAll(keepingCapacity: true)
