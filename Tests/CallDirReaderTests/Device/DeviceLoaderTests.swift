@@ -114,7 +114,7 @@ struct DeviceLoaderTests {
         let path = try compileIndex(folder, "a.calldir", block: numbers).path
         var bytes = Array(FileManager.default.contents(atPath: path)!)
         bytes[64 + 700] ^= 0x10  // inside the blocked numbers section (the first one written)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let index = try CallDirIndex(path: path)
         let simulator = CallKitSimulator()
         simulator.beginRequest(systemSaysIncremental: false)
