@@ -31,7 +31,9 @@ final class DeviceEntryStream {
     private var rangeNext: Int64 = 1
     private var rangeLast: Int64 = 0
     private var rangeLabel: UInt32 = 0
-    private var labelCache: [String?]
+    /// Decoded labels by id (a pointer, not an array property: no exclusivity check per use).
+    private let labelCache: UnsafeMutablePointer<String?>
+    private let labelCacheCount: Int
 
     /// Decoded labels kept (identification): enough for every list seen, bounded for memory.
     static let labelCacheLimit = 4096
@@ -45,7 +47,9 @@ final class DeviceEntryStream {
         ranges = withLabels ? index.identifiedRanges : index.blockedRanges
         labels = index.labels
         path = index.path
-        labelCache = withLabels ? Array(repeating: nil, count: min(index.labels.count, Self.labelCacheLimit)) : []
+        labelCacheCount = withLabels ? min(index.labels.count, Self.labelCacheLimit) : 0
+        labelCache = .allocate(capacity: max(labelCacheCount, 1))
+        labelCache.initialize(repeating: nil, count: max(labelCacheCount, 1))
         numbers = .allocate(capacity: Self.chunk)
         labelIDs = .allocate(capacity: Self.chunk)
         exact.reserveCapacity(IndexFormat.blockSize)
@@ -55,6 +59,8 @@ final class DeviceEntryStream {
     deinit {
         numbers.deallocate()
         labelIDs.deallocate()
+        labelCache.deinitialize(count: max(labelCacheCount, 1))
+        labelCache.deallocate()
     }
 
     /// Positions the stream after `number` (0: at the start): a directory search, one block
@@ -178,9 +184,9 @@ final class DeviceEntryStream {
     @usableFromInline
     func label(_ id: UInt32) throws -> String {
         let i = Int(id)
-        if i < labelCache.count, let text = labelCache[i] { return text }
+        if i < labelCacheCount, let text = labelCache[i] { return text }
         let text = try labels.label(id, path: path)
-        if i < labelCache.count { labelCache[i] = text }
+        if i < labelCacheCount { labelCache[i] = text }
         return text
     }
 }

@@ -83,18 +83,21 @@ package struct NumberCursor {
 
     private mutating func load(_ b: Int) throws {
         let reader = try set.checkedReader(b, checkBlock: checkBlocks, path: path)
-        numbers.removeAll(keepingCapacity: true)
         labelIDs.removeAll(keepingCapacity: true)
-        var ascending = true
+        numbers.removeAll(keepingCapacity: true)
+        numbers.append(contentsOf: repeatElement(0, count: reader.count))
         var last = previous
-        let produced = reader.forEach { value in
-            ascending = value > last
-            last = value
-            numbers.append(value)
-            return ascending
+        let (produced, ascending) = numbers.withUnsafeMutableBufferPointer { out -> (Int, Bool) in
+            let produced = reader.decode(into: out.baseAddress!)
+            var rising = true
+            for value in out[..<produced] {
+                rising = rising && value > last
+                last = value
+            }
+            return (produced, rising)
         }
-        guard ascending, produced == reader.count, numbers.count == reader.count else {
-            let what = ascending ? "decodes \(numbers.count) of \(reader.count) numbers" : "numbers are not strictly ascending"
+        guard ascending, produced == reader.count else {
+            let what = ascending ? "decodes \(produced) of \(reader.count) numbers" : "numbers are not strictly ascending"
             throw CallDirError(.corruptIndex, "\(set.name): block \(b) \(what); run `calldir verify`", path: path,
                                offset: set.entry(b).offset)
         }
