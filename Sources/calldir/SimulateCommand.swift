@@ -13,8 +13,9 @@ struct SimulateCommand: ParsableCommand {
         Drives the library's DeviceLoader request after request into CallKitSimulator, which \
         applies CallKit's rules: per request and kind strictly ascending numbers, at most \
         1,999,999 entries per request (both kinds), removes only in incremental requests. \
-        Prints the requests a device needs, the entries of each, any CallKit error, and the \
-        feed's time and peak memory. Requests after the first are incremental.
+        Prints the requests a device needs, the entries of each, any CallKit error, the \
+        feed's time and the process's peak memory (the simulated device's store included). \
+        Requests after the first are incremental.
 
         Exit status: 0 a device loads every entry; 1 a device would fail (the CallKit error \
         is printed); 2 the index cannot be read or is damaged; 64 bad usage.
@@ -62,7 +63,7 @@ struct SimulateCommand: ParsableCommand {
             throw Terminal.fail(error)
         }
         let run = Run(index: opened, path: path, requestSize: requestSize, steps: steps, reports: simulator.history,
-                      onDevice: simulator.entryCount, seconds: seconds, peakBytes: Self.peakMemory())
+                      onDevice: simulator.entryCount, storedRuns: simulator.storedRunCount, seconds: seconds, peakBytes: Self.peakMemory())
         var out = StdoutBuffer()
         out.write(json ? run.json.rendered() + "\n" : run.text)
         out.flush()
@@ -94,6 +95,7 @@ private struct Run {
     let steps: [LoadStep]
     let reports: [CallKitSimulator.RequestReport]
     let onDevice: Int64
+    let storedRuns: Int
     let seconds: Double
     let peakBytes: Int64
 
@@ -127,7 +129,8 @@ private struct Run {
         lines.append("\(problem == nil ? "ok" : "FAILED"): \(steps.count) request\(steps.count == 1 ? "" : "s"), "
                      + "\(formatCount(onDevice)) entries on the device, \(errors) CallKit error\(errors == 1 ? "" : "s")")
         lines.append("feed \(formatFixed(seconds, 3)) s (\(formatFixed(rate / 1e6, 1)) M entries/s), "
-                     + "peak memory \(formatFixed(Double(peakBytes) / 1_048_576, 1)) MiB")
+                     + "peak memory \(formatFixed(Double(peakBytes) / 1_048_576, 1)) MiB (the process; the simulated "
+                     + "device's store holds \(formatCount(storedRuns)) run\(storedRuns == 1 ? "" : "s") of consecutive numbers)")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -140,7 +143,7 @@ private struct Run {
         return .object([("index", .string(path)), ("checksum", .string(index.checksumText)), ("deviceEntries", .int(expected)),
                         ("requestSize", .int(Int64(requestSize))), ("ok", .bool(problem == nil)),
                         ("problem", problem.map { .string($0) } ?? .null), ("requests", .array(requests)),
-                        ("entriesOnDevice", .int(onDevice)), ("seconds", .double(seconds)),
+                        ("entriesOnDevice", .int(onDevice)), ("storedRuns", .int(Int64(storedRuns))), ("seconds", .double(seconds)),
                         ("peakMemoryBytes", .int(peakBytes))])
     }
 

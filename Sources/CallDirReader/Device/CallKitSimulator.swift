@@ -89,6 +89,9 @@ public final class CallKitSimulator: CallDirectoryContext {
     /// Every entry held, both kinds.
     public var entryCount: Int64 { state.stores[0].count + state.stores[1].count }
 
+    /// Runs of consecutive numbers (with one label) the store keeps: its memory is ~24 bytes each.
+    public var storedRunCount: Int { state.stores[0].runs.count + state.stores[1].runs.count }
+
     public func isBlocking(_ number: Int64) -> Bool { state.stores[0].label(of: number) != nil }
     public func label(of number: Int64) -> String? { state.stores[1].label(of: number).map { state.labelTexts[Int($0)] } }
 
