@@ -20,6 +20,8 @@ let package = Package(
         .executableTarget(name: "calldir-gen", dependencies: ["ListGenerator"]),
         // `calldir-bulk`: times library lookups of a query file, for the comparison script.
         .executableTarget(name: "calldir-bulk", dependencies: [.product(name: "CallDir", package: "calldir")]),
+        // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
+        .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         .executableTarget(
             name: "CallDirBenchmarks",
             dependencies: [

@@ -55,20 +55,49 @@ package struct NumberCursor {
         while position < numbers.count, numbers[position] <= number { position += 1 }
     }
 
+    /// Moves the numbers `next()` has not returned yet, to the end of the current block
+    /// (loading the next block when it is used up), into `out`, and their label ids into
+    /// `outLabels` (left empty in blocking sets). False, with both empty, at the end. For
+    /// consumers that take a block at a time (the device feed): a whole block is swapped, not
+    /// copied.
+    package mutating func nextRun(_ out: inout [Int64], labels outLabels: inout [UInt32]) throws -> Bool {
+        out.removeAll(keepingCapacity: true)
+        outLabels.removeAll(keepingCapacity: true)
+        if position == numbers.count {
+            guard block < set.blockCount else { return false }
+            try load(block)
+            block += 1
+        }
+        if position == 0 {
+            swap(&numbers, &out)
+            swap(&labelIDs, &outLabels)
+            numbers.removeAll(keepingCapacity: true)
+            labelIDs.removeAll(keepingCapacity: true)
+        } else {
+            out.append(contentsOf: numbers[position...])
+            if !labelIDs.isEmpty { outLabels.append(contentsOf: labelIDs[position...]) }
+        }
+        position = numbers.count
+        return true
+    }
+
     private mutating func load(_ b: Int) throws {
         let reader = try set.checkedReader(b, checkBlock: checkBlocks, path: path)
-        numbers.removeAll(keepingCapacity: true)
         labelIDs.removeAll(keepingCapacity: true)
-        var ascending = true
+        numbers.removeAll(keepingCapacity: true)
+        numbers.append(contentsOf: repeatElement(0, count: reader.count))
         var last = previous
-        let produced = reader.forEach { value in
-            ascending = value > last
-            last = value
-            numbers.append(value)
-            return ascending
+        let (produced, ascending) = numbers.withUnsafeMutableBufferPointer { out -> (Int, Bool) in
+            let produced = reader.decode(into: out.baseAddress!)
+            var rising = true
+            for value in out[..<produced] {
+                rising = rising && value > last
+                last = value
+            }
+            return (produced, rising)
         }
-        guard ascending, produced == reader.count, numbers.count == reader.count else {
-            let what = ascending ? "decodes \(numbers.count) of \(reader.count) numbers" : "numbers are not strictly ascending"
+        guard ascending, produced == reader.count else {
+            let what = ascending ? "decodes \(produced) of \(reader.count) numbers" : "numbers are not strictly ascending"
             throw CallDirError(.corruptIndex, "\(set.name): block \(b) \(what); run `calldir verify`", path: path,
                                offset: set.entry(b).offset)
         }

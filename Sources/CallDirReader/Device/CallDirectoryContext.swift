@@ -1,0 +1,97 @@
+/// What a Call Directory extension is handed by CallKit, with CallKit's exact names, so that
+/// on iOS one line adapts the real thing (`Examples/CallDirectoryContext+CallKit.swift`):
+///
+///     extension CXCallDirectoryExtensionContext: CallDirectoryContext {}
+///
+/// `DeviceLoader` feeds any conforming type; `CallKitSimulator` is a strict one for tests.
+/// Numbers are `CXCallDirectoryPhoneNumber` (`Int64`): E.164 digits without '+'.
+public protocol CallDirectoryContext: AnyObject {
+    /// True when this request may send only changes. Reading it is what makes a request
+    /// incremental: a request that never reads it (or reads false) replaces every entry.
+    var isIncremental: Bool { get }
+    func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: Int64)
+    func addIdentificationEntry(withNextSequentialPhoneNumber phoneNumber: Int64, label: String)
+    func removeBlockingEntry(withPhoneNumber phoneNumber: Int64)
+    func removeAllBlockingEntries()
+    func removeIdentificationEntry(withPhoneNumber phoneNumber: Int64)
+    func removeAllIdentificationEntries()
+}
+
+/// The two kinds of Call Directory entries. Order is checked per kind, the cap counts both.
+public enum DeviceEntryKind: String, Sendable, CaseIterable {
+    case blocking
+    case identification
+}
+
+/// A complete request replaces everything the device holds (even when it adds nothing); an
+/// incremental one changes what earlier requests stored.
+public enum RequestKind: String, Sendable {
+    case complete
+    case incremental
+}
+
+/// CallKit's error codes in the domain `com.apple.CallKit.error.calldirectorymanager`
+/// (`CXErrorCodeCallDirectoryManagerError`), exactly as Apple numbers them. Code 0 and any
+/// code not listed (102 has been seen in the field) are `.unknown(code)`.
+public enum CallDirectoryErrorCode: Equatable, Hashable, Sendable, CustomStringConvertible {
+    case unknown(Int)
+    case noExtensionFound              // 1
+    case loadingInterrupted            // 2: in practice the extension was killed (memory)
+    case entriesOutOfOrder             // 3
+    case duplicateEntries              // 4: a repeat, or 0
+    case maximumEntriesExceeded        // 5: the 2,000,000th entry of a request
+    case extensionDisabled             // 6
+    case currentlyLoading              // 7
+    case unexpectedIncrementalRemoval  // 8: a remove in a complete request
+
+    public init(code: Int) {
+        switch code {
+        case 1: self = .noExtensionFound
+        case 2: self = .loadingInterrupted
+        case 3: self = .entriesOutOfOrder
+        case 4: self = .duplicateEntries
+        case 5: self = .maximumEntriesExceeded
+        case 6: self = .extensionDisabled
+        case 7: self = .currentlyLoading
+        case 8: self = .unexpectedIncrementalRemoval
+        default: self = .unknown(code)
+        }
+    }
+
+    public var code: Int {
+        switch self {
+        case .unknown(let code): return code
+        case .noExtensionFound: return 1
+        case .loadingInterrupted: return 2
+        case .entriesOutOfOrder: return 3
+        case .duplicateEntries: return 4
+        case .maximumEntriesExceeded: return 5
+        case .extensionDisabled: return 6
+        case .currentlyLoading: return 7
+        case .unexpectedIncrementalRemoval: return 8
+        }
+    }
+
+    /// CallKit's name for the code, as error messages show it.
+    public var name: String {
+        switch self {
+        case .unknown: return "unknown"
+        case .noExtensionFound: return "noExtensionFound"
+        case .loadingInterrupted: return "loadingInterrupted"
+        case .entriesOutOfOrder: return "entriesOutOfOrder"
+        case .duplicateEntries: return "duplicateEntries"
+        case .maximumEntriesExceeded: return "maximumEntriesExceeded"
+        case .extensionDisabled: return "extensionDisabled"
+        case .currentlyLoading: return "currentlyLoading"
+        case .unexpectedIncrementalRemoval: return "unexpectedIncrementalRemoval"
+        }
+    }
+
+    public var description: String { "CallKit error \(code) (\(name))" }
+}
+
+/// Facts of CallKit's loading that the loader and the simulator share.
+public enum CallKitLimits {
+    /// Entries per request, both kinds together; the 2,000,000th add fails the request.
+    public static let maxEntriesPerRequest = 1_999_999
+}

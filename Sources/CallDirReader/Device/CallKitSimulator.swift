@@ -1,0 +1,108 @@
+/// A strict stand-in for CallKit's Call Directory store, for tests (ours and app teams'): it
+/// applies the rules DESIGN-NOTES lists ("Loading a Call Directory extension") and keeps the
+/// device's entries across requests, so a test can drive requests and check the final state.
+///
+/// - Per request and per kind, numbers must rise strictly from 0: 0 or a repeat is error 4
+///   (duplicateEntries), a lower number error 3 (entriesOutOfOrder).
+/// - At most `cap` adds per request, both kinds together: the next one is error 5.
+/// - Removes only after `isIncremental` was read and returned true, else error 8.
+/// - A request that did not read `isIncremental` as true is complete: it replaces everything,
+///   even when it adds nothing. Any failed request deletes every entry.
+/// - Stricter than a device where the device's behaviour is unknown: adding a number an
+///   earlier request stored (and this one did not remove) fails with error 4.
+///
+/// Use: `beginRequest(systemSaysIncremental:)`, feed it (e.g. `DeviceLoader.loadRequest`),
+/// then `endRequest()` (or `interrupt()`, the extension being killed). Calls outside a
+/// request are programming errors and trap.
+public final class CallKitSimulator: CallDirectoryContext {
+    /// Why a request failed: CallKit's code, and what the simulator saw.
+    public struct Failure: Equatable, Sendable, CustomStringConvertible {
+        public var code: CallDirectoryErrorCode
+        public var kind: DeviceEntryKind?
+        public var number: Int64?
+        public var message: String
+        public var description: String { "\(code): \(message)" }
+    }
+
+    /// What one request did.
+    public struct RequestReport: Equatable, Sendable {
+        public var kind: RequestKind
+        public var blockingAdds = 0
+        public var identificationAdds = 0
+        public var removes = 0
+        public var failure: Failure?
+        public var succeeded: Bool { failure == nil }
+        public var adds: Int { blockingAdds + identificationAdds }
+    }
+
+    public let cap: Int
+    /// Every request so far, in order.
+    public var history: [RequestReport] { state.history }
+    /// The rules and the store in one value: one exclusivity check per call, not one per field
+    /// (those checks took half of the time of a 15M-entry simulation).
+    private var state: SimulatorState
+
+    public init(cap: Int = CallKitLimits.maxEntriesPerRequest) {
+        self.cap = cap
+        state = SimulatorState(cap: cap)
+    }
+
+    /// Starts a request; `systemSaysIncremental` is what `isIncremental` will answer.
+    public func beginRequest(systemSaysIncremental: Bool) {
+        state.begin(systemSaysIncremental: systemSaysIncremental)
+    }
+
+    /// Ends the request as the extension's `completeRequest` would: a failed request deletes
+    /// every entry; a complete one replaces them; an incremental one applies its removes, then
+    /// its adds.
+    @discardableResult
+    public func endRequest() -> RequestReport { state.end() }
+
+    /// Ends the request as a device does when the extension is killed (error 2 unless given).
+    @discardableResult
+    public func interrupt(_ code: CallDirectoryErrorCode = .loadingInterrupted) -> RequestReport {
+        state.interrupt(code)
+        return state.end()
+    }
+
+    // MARK: CallDirectoryContext
+
+    public var isIncremental: Bool { state.readIncremental() }
+
+    public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: Int64) {
+        state.add(phoneNumber, kind: 0, label: 0)
+    }
+
+    public func addIdentificationEntry(withNextSequentialPhoneNumber phoneNumber: Int64, label: String) {
+        state.add(phoneNumber, kind: 1, label: label)
+    }
+
+    public func removeBlockingEntry(withPhoneNumber phoneNumber: Int64) { state.remove(phoneNumber, kind: 0) }
+    public func removeAllBlockingEntries() { state.remove(nil, kind: 0) }
+    public func removeIdentificationEntry(withPhoneNumber phoneNumber: Int64) { state.remove(phoneNumber, kind: 1) }
+    public func removeAllIdentificationEntries() { state.remove(nil, kind: 1) }
+
+    // MARK: The device's store
+
+    public var blockingCount: Int64 { state.stores[0].count }
+    public var identificationCount: Int64 { state.stores[1].count }
+    /// Every entry held, both kinds.
+    public var entryCount: Int64 { state.stores[0].count + state.stores[1].count }
+
+    /// Runs of consecutive numbers (with one label) the store keeps: its memory is ~24 bytes each.
+    public var storedRunCount: Int { state.stores[0].runs.count + state.stores[1].runs.count }
+
+    public func isBlocking(_ number: Int64) -> Bool { state.stores[0].label(of: number) != nil }
+    public func label(of number: Int64) -> String? { state.stores[1].label(of: number).map { state.labelTexts[Int($0)] } }
+
+    /// Every blocking entry held, ascending.
+    public func forEachBlockingEntry(_ body: (Int64) throws -> Void) rethrows {
+        for run in state.stores[0].runs { for n in run.first...run.last { try body(n) } }
+    }
+
+    /// Every identification entry held and its label, ascending.
+    public func forEachIdentificationEntry(_ body: (Int64, String) throws -> Void) rethrows {
+        let texts = state.labelTexts
+        for run in state.stores[1].runs { for n in run.first...run.last { try body(n, texts[Int(run.label)]) } }
+    }
+}

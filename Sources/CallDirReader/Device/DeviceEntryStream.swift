@@ -1,0 +1,192 @@
+/// One kind's device entries in ascending order: the index's exact numbers merged with its
+/// ranges (expanded by a counter, never materialised), each number once. An exact number
+/// inside a range of its kind comes once, with its own label: exact entries win, as lookups
+/// answer. Ranges are disjoint per kind in the file (narrower-range resolution happened at
+/// compile time), so the merge needs no other rule.
+///
+/// Entries are handed out in chunks of up to `chunk` through `numbers` and `labelIDs`, so the
+/// generic loop in `DeviceLoader` that calls a context is a plain loop over a buffer. Memory is
+/// one block, one chunk and a bounded label cache, whatever the index's size; pages of the
+/// numbers section already read are released as the cursor passes them.
+@usableFromInline
+final class DeviceEntryStream {
+    @usableFromInline let kind: DeviceEntryKind
+    @usableFromInline static let chunk = 1024
+    /// The chunk `fill` wrote: numbers, and label ids for identification entries.
+    @usableFromInline let numbers: UnsafeMutablePointer<Int64>
+    @usableFromInline let labelIDs: UnsafeMutablePointer<UInt32>
+    /// The last number handed out (0 before the first).
+    @usableFromInline private(set) var lastNumber: Int64 = 0
+
+    private var cursor: NumberCursor
+    private let ranges: RangeTableReader
+    private let labels: LabelTableReader
+    private let path: String
+    private let withLabels: Bool
+    private var exact: [Int64] = []  // the rest of the current block
+    private var exactLabels: [UInt32] = []  // empty when the block stores no label bits (all 0)
+    private var exactPos = 0
+    private var exactDone = false
+    private var rangeIndex = 0  // the current range: rangeNext...rangeLast still to hand out
+    private var rangeNext: Int64 = 1
+    private var rangeLast: Int64 = 0
+    private var rangeLabel: UInt32 = 0
+    /// Decoded labels by id (a pointer, not an array property: no exclusivity check per use).
+    private let labelCache: UnsafeMutablePointer<String?>
+    private let labelCacheCount: Int
+
+    /// Decoded labels kept (identification): enough for every list seen, bounded for memory.
+    static let labelCacheLimit = 4096
+
+    @usableFromInline
+    init(index: CallDirIndex, kind: DeviceEntryKind) {
+        self.kind = kind
+        withLabels = kind == .identification
+        let set = withLabels ? index.identified : index.blocked
+        cursor = NumberCursor(set, path: index.path, checkBlocks: !index.isVerified, releasingPagesOf: index.file)
+        ranges = withLabels ? index.identifiedRanges : index.blockedRanges
+        labels = index.labels
+        path = index.path
+        labelCacheCount = withLabels ? min(index.labels.count, Self.labelCacheLimit) : 0
+        labelCache = .allocate(capacity: max(labelCacheCount, 1))
+        labelCache.initialize(repeating: nil, count: max(labelCacheCount, 1))
+        numbers = .allocate(capacity: Self.chunk)
+        labelIDs = .allocate(capacity: Self.chunk)
+        exact.reserveCapacity(IndexFormat.blockSize)
+        exactLabels.reserveCapacity(IndexFormat.blockSize)
+    }
+
+    deinit {
+        numbers.deallocate()
+        labelIDs.deallocate()
+        labelCache.deinitialize(count: max(labelCacheCount, 1))
+        labelCache.deallocate()
+    }
+
+    /// Positions the stream after `number` (0: at the start): a directory search, one block
+    /// decoded and a binary search of the ranges, not a scan.
+    @usableFromInline
+    func seek(after number: Int64) throws {
+        try cursor.seek(after: number)
+        exact.removeAll(keepingCapacity: true)
+        exactLabels.removeAll(keepingCapacity: true)
+        exactPos = 0
+        exactDone = false
+        var low = 0
+        var high = ranges.count
+        while low < high {  // the first range ending above `number`
+            let mid = (low + high) >> 1
+            if ranges.range(mid).last <= number { low = mid + 1 } else { high = mid }
+        }
+        rangeIndex = low
+        try loadRange()
+        if rangeNext <= rangeLast { rangeNext = max(rangeNext, number &+ 1) }
+        lastNumber = number
+    }
+
+    /// True when every entry has been handed out.
+    @usableFromInline
+    func atEnd() throws -> Bool {
+        try refillIfNeeded()
+        return exactPos == exact.count && rangeNext > rangeLast
+    }
+
+    /// Writes the next entries, at most `limit` (and `chunk`), to `numbers` (and `labelIDs`);
+    /// returns how many (0: the end). Throws on damage, before handing out a bad number.
+    @usableFromInline
+    func fill(max limit: Int) throws -> Int {
+        let limit = min(limit, Self.chunk)
+        var n = 0
+        while n < limit {
+            try refillIfNeeded()
+            let hasExact = exactPos < exact.count
+            let hasRange = rangeNext <= rangeLast
+            if hasRange, !hasExact || rangeNext < exact[exactPos] {
+                // Range numbers below the next exact one: a counter.
+                let stop = hasExact ? min(rangeLast, exact[exactPos] - 1) : rangeLast
+                let count = Int(min(Int64(limit - n), stop - rangeNext + 1))
+                let first = rangeNext
+                for i in 0..<count { numbers[n &+ i] = first &+ Int64(i) }
+                if withLabels { labelIDs.advanced(by: n).update(repeating: rangeLabel, count: count) }
+                n += count
+                rangeNext = first + Int64(count)
+                if rangeNext > rangeLast { try nextRange() }
+            } else if hasExact {
+                n = copyExact(into: n, limit: limit, below: hasRange ? rangeNext : Int64.max)
+                // An exact number equal to the range's next one: once, with the exact label.
+                if hasRange, n < limit, exactPos < exact.count, exact[exactPos] == rangeNext {
+                    numbers[n] = rangeNext
+                    if withLabels { labelIDs[n] = exactLabels.isEmpty ? 0 : exactLabels[exactPos] }
+                    n += 1
+                    exactPos += 1
+                    rangeNext += 1
+                    if rangeNext > rangeLast { try nextRange() }
+                }
+            } else {
+                break
+            }
+        }
+        if n > 0 { lastNumber = numbers[n - 1] }
+        return n
+    }
+
+    /// Copies exact numbers below `bound` from the current block; returns the new fill count.
+    private func copyExact(into start: Int, limit: Int, below bound: Int64) -> Int {
+        var n = start
+        exact.withUnsafeBufferPointer { exact in
+            var i = exactPos
+            while n < limit, i < exact.count, exact[i] < bound {
+                numbers[n] = exact[i]
+                n &+= 1
+                i &+= 1
+            }
+            if withLabels {
+                let ids = exactLabels
+                for j in 0..<(n - start) { labelIDs[start + j] = ids.isEmpty ? 0 : ids[exactPos + j] }
+            }
+            exactPos = i
+        }
+        return n
+    }
+
+    private func refillIfNeeded() throws {
+        guard exactPos == exact.count, !exactDone else { return }
+        exactPos = 0
+        exactDone = try !cursor.nextRun(&exact, labels: &exactLabels)
+    }
+
+    private func nextRange() throws {
+        rangeIndex += 1
+        try loadRange()
+    }
+
+    /// Loads range `rangeIndex` (none past the last), refusing a range that would break the
+    /// ascending order: the feed never hands CallKit an entry it would reject.
+    private func loadRange() throws {
+        guard rangeIndex < ranges.count else {
+            rangeNext = 1
+            rangeLast = 0
+            return
+        }
+        let r = ranges.range(rangeIndex)
+        let previousLast = rangeIndex > 0 ? ranges.range(rangeIndex - 1).last : 0
+        guard r.first > previousLast, r.first <= r.last, r.last < Int64.max else {
+            let section = withLabels ? SectionKind.identifiedRanges : SectionKind.blockedRanges
+            throw CallDirError(.corruptIndex, "\(section.name): range \(rangeIndex) is not above the one before it; run `calldir verify`",
+                               path: path)
+        }
+        rangeNext = r.first
+        rangeLast = r.last
+        rangeLabel = r.label
+    }
+
+    /// The text of label `id` (identification entries). Throws when the id is out of bounds.
+    @usableFromInline
+    func label(_ id: UInt32) throws -> String {
+        let i = Int(id)
+        if i < labelCacheCount, let text = labelCache[i] { return text }
+        let text = try labels.label(id, path: path)
+        if i < labelCacheCount { labelCache[i] = text }
+        return text
+    }
+}

@@ -1,0 +1,87 @@
+/// How far a device has loaded an index: what the app stores between Call Directory requests
+/// (an App Group file, or `Data` in shared `UserDefaults`) as the 44 bytes of `bytes`, whose
+/// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum, so a
+/// new index starts over, and resumes each kind after the last number fed: a seek, not a scan.
+///
+/// The app commits a checkpoint only after `reloadExtension` reported success; after any
+/// failure the device's store is empty and loading starts again from nil (see `DeviceLoader`).
+public struct LoadCheckpoint: Equatable, Sendable {
+    /// The checksum (identity) of the index being loaded.
+    public var indexChecksum: UInt32
+    /// The last number fed per kind (0: none yet).
+    public var lastBlockingNumber: Int64 = 0
+    public var lastIdentificationNumber: Int64 = 0
+    /// True once every entry of the kind has been fed.
+    public var blockingFinished = false
+    public var identificationFinished = false
+    /// Entries fed so far by the requests this checkpoint covers, both kinds.
+    public var entriesLoaded: Int64 = 0
+
+    /// A load of the index with this checksum that has fed nothing yet.
+    public init(indexChecksum: UInt32) {
+        self.indexChecksum = indexChecksum
+    }
+
+    /// True when the device holds every entry of the index.
+    public var isFinished: Bool { blockingFinished && identificationFinished }
+
+    static let magic: [UInt8] = Array("CDLP".utf8)
+    static let version: UInt16 = 1
+    /// Encoded size in bytes.
+    public static let byteCount = 44
+
+    /// The checkpoint's bytes, as FORMAT.md specifies them.
+    public var bytes: [UInt8] {
+        var out = Self.magic
+        out.appendLE(Self.version)
+        out.appendLE(UInt16((blockingFinished ? 1 : 0) | (identificationFinished ? 2 : 0)))
+        out.appendLE(indexChecksum)
+        out.appendLE(UInt32(0))
+        out.appendLE(lastBlockingNumber)
+        out.appendLE(lastIdentificationNumber)
+        out.appendLE(entriesLoaded)
+        out.appendLE(Checksum.crc32(out))
+        return out
+    }
+
+    /// Decodes stored bytes; throws `CallDirError` (`.corruptIndex` for damage,
+    /// `.unsupportedVersion` for a newer layout). A loader given no checkpoint starts over,
+    /// which is always safe: callers may treat any error as "no checkpoint".
+    public init(bytes: [UInt8]) throws {
+        func damage(_ message: String) -> CallDirError {
+            CallDirError(.corruptIndex, "load checkpoint: \(message); discard it and load from the start")
+        }
+        guard bytes.count == Self.byteCount else { throw damage("\(bytes.count) bytes, expected \(Self.byteCount)") }
+        guard bytes.starts(with: Self.magic) else { throw damage("not a checkpoint (magic)") }
+        let fields = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, Int64, Int64, Int64) in
+            guard Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<40])) == raw.readLE(UInt32.self, at: 40)! else {
+                throw damage("checksum mismatch")
+            }
+            return (raw.readLE(UInt16.self, at: 4)!, raw.readLE(UInt16.self, at: 6)!, raw.readLE(UInt32.self, at: 8)!,
+                    raw.readLE(UInt32.self, at: 12)!, raw.readLE(Int64.self, at: 16)!, raw.readLE(Int64.self, at: 24)!,
+                    raw.readLE(Int64.self, at: 32)!)
+        }
+        guard fields.0 == Self.version else {
+            throw CallDirError(.unsupportedVersion, "load checkpoint version \(fields.0), this reader knows \(Self.version); load from the start")
+        }
+        guard fields.1 & ~3 == 0, fields.3 == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0 else {
+            throw damage("reserved bits set or a negative field")
+        }
+        indexChecksum = fields.2
+        blockingFinished = fields.1 & 1 != 0
+        identificationFinished = fields.1 & 2 != 0
+        lastBlockingNumber = fields.4
+        lastIdentificationNumber = fields.5
+        entriesLoaded = fields.6
+    }
+
+    /// Where the extension resumes: the committed checkpoint, unless a pending one (written by
+    /// the extension, never committed or discarded by the app) is left over. Then a request
+    /// ran whose outcome nobody saw (the system may start the extension on its own, e.g. when
+    /// the user enables it), so what the device holds is unknown: nil, start over. Unreadable
+    /// bytes also give nil.
+    public static func resumePoint(committed: [UInt8]?, pendingLeftOver: [UInt8]?) -> LoadCheckpoint? {
+        guard pendingLeftOver == nil, let committed else { return nil }
+        return try? LoadCheckpoint(bytes: committed)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@Suite("calldir simulate")
+struct SimulateCLITests {
+    static let frenchRanges: String? = {
+        let path = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata/fr-arcep-operator-ranges.json").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }()
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("loads an index request by request: text and JSON agree with the index, exit 0")
+    func smallIndex() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = scratch.file("s.calldir")
+        let block = scratch.write("b.txt", "33162000005\n33162000000-33162000009\n33162000050\n")
+        let identify = scratch.write("i.csv", "33162000100-33162000119,Wide\n33162000105,Exact\n")
+        #expect(try CLI.run(["compile", "-q", "--sort", "--block", block, "--identify", identify, "-o", index]).status == 0)
+        let text = try CLI.run(["simulate", "--index", index, "--request-size", "7"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasSuffix(": 31 device entries"))
+        #expect(lines[2] == "request 1: complete, 7 entries (blocking 7, identification 0)")
+        #expect(lines[3] == "request 2: incremental, 7 entries (blocking 4, identification 3)")
+        #expect(lines[6] == "request 5: incremental, 3 entries (blocking 0, identification 3), done")
+        #expect(lines[7] == "ok: 5 requests, 31 entries on the device, 0 CallKit errors")
+        #expect(lines[8].hasPrefix("feed ") && lines[8].contains("peak memory"))
+
+        let result = try CLI.run(["simulate", "--index", index, "--request-size", "7", "--json"])
+        let object = try Self.json(result.stdout)
+        let requests = try #require(object["requests"] as? [[String: Any]])
+        #expect(result.status == 0 && object["ok"] as? Bool == true)
+        #expect(requests.count == 5 && requests.map { $0["kind"] as? String } == ["complete"] + Array(repeating: "incremental", count: 4))
+        #expect(object["entriesOnDevice"] as? Int == 31 && object["deviceEntries"] as? Int == 31)
+    }
+
+    @Test("a request size above CallKit's cap: the device would fail with error 5, exit 1")
+    func overTheCap() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = scratch.file("big.calldir")
+        let block = scratch.write("b.txt", "33100000000-33102099999\n")
+        #expect(try CLI.run(["compile", "-q", "--block", block, "-o", index]).status == 0)
+        let result = try CLI.run(["simulate", "--index", index, "--request-size", "2000000", "--json"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("a device would fail request 1 with CallKit error 5 (maximumEntriesExceeded)"))
+        let object = try Self.json(result.stdout)
+        let request = try #require((object["requests"] as? [[String: Any]])?.first)
+        let error = try #require(request["error"] as? [String: Any])
+        #expect(error["code"] as? Int == 5 && request["blocking"] as? Int == 1_999_999 && object["entriesOnDevice"] as? Int == 0)
+        // Within the cap the same index loads in two requests.
+        let ok = try CLI.run(["simulate", "--index", index, "--request-size", "1999999"])
+        #expect(ok.status == 0 && ok.stdout.contains("ok: 2 requests, 2,100,000 entries on the device"))
+    }
+
+    @Test("usage errors exit 64, a missing index 2")
+    func errors() throws {
+        #expect(try CLI.run(["simulate", "--request-size", "0"]).status == 64)
+        #expect(try CLI.run(["simulate", "--request-size", "many"]).status == 64)
+        let missing = try CLI.run(["simulate", "--index", "/nonexistent/x.calldir"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot open index"))
+    }
+
+    @Test("French operator ranges: 14,951,000 numbers need 8 requests at CallKit's cap",
+          .enabled(if: SimulateCLITests.frenchRanges != nil, "../shared/realdata is not present: skipped"))
+    func frenchRangesAtTheCap() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = scratch.file("fr.calldir")
+        let compiled = try CLI.run(["compile", "-q", "--skip-invalid", "--block", Self.frenchRanges!, "-o", index])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        let result = try CLI.run(["simulate", "--index", index, "--request-size", "1999999", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try Self.json(result.stdout)
+        let requests = try #require(object["requests"] as? [[String: Any]])
+        #expect(requests.count == 8)
+        #expect(requests.dropLast().allSatisfy { $0["blocking"] as? Int == 1_999_999 })
+        #expect(requests.last?["blocking"] as? Int == 14_951_000 - 7 * 1_999_999)
+        #expect(object["entriesOnDevice"] as? Int == 14_951_000 && object["deviceEntries"] as? Int == 14_951_000)
+    }
+}
