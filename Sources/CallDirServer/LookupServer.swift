@@ -71,7 +71,7 @@ public final class LookupServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { [logger] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff.handler(logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
                 }
             }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
