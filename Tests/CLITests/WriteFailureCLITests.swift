@@ -56,6 +56,22 @@ struct WriteFailureCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".tmp.") }.isEmpty)
     }
 
+    @Test("a refused list (exit 1) still publishes its rejects list, never the index")
+    func refusedListPublishesRejects() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = scratch.file("i.calldir")
+        #expect(try CLI.run(["compile", "-q", "--block", scratch.write("a.txt", "14085555555\n"), "-o", index]).status == 0)
+        let before = FileManager.default.contents(atPath: index)
+        let rejects = scratch.file("rejects.tsv")
+        let result = try CLI.run(["compile", "--block", scratch.write("b.txt", "18005555555\nhello\n"),
+                                  "--rejects", rejects, "-o", index])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(FileManager.default.contents(atPath: index) == before)
+        #expect(try String(contentsOfFile: rejects, encoding: .utf8).contains("b.txt:2\tinvalid-character\thello\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".tmp.") }.isEmpty)
+    }
+
     /// Runs `bash -c shell`; returns the exit status and stderr.
     private func runShell(_ shell: String) throws -> (Int32, String) {
         let process = Process()

@@ -28,7 +28,8 @@ public final class Compiler {
     /// before the index is renamed into place, the index last; on any failure no index is
     /// published, an existing file at the output path is left untouched and temporaries are
     /// removed. The error is `.invalidList` when rows broke the rules (each already reported
-    /// through `onDiagnostic`); then the rejects list is still published, as it explains why.
+    /// through `onDiagnostic`); then, and for `.limitExceeded`, the rejects list is still
+    /// published, as it explains why. After any other error nothing is.
     /// Temporaries left by compiles that were killed (`StaleTemporaries`) are removed first.
     public func run() throws -> CompileSummary {
         let started = monotonicSeconds()
@@ -47,7 +48,7 @@ public final class Compiler {
             try? rejects.publish()
             throw CallDirError(.invalidList, "stopped after \(log.count) problems (--max-errors \(options.maxErrors)); no index written",
                                path: options.output)
-        } catch let error as CallDirError where error.code == .invalidList {
+        } catch let error as CallDirError where error.code == .invalidList || error.code == .limitExceeded {
             writer.discard()
             try? rejects.publish()
             throw error
