@@ -44,6 +44,8 @@ final class HTTPHandler: ChannelInboundHandler {
                 }) {
                     context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
                                           promise: nil)
+                    // The body is still to come: keep the request timeout running.
+                    context.triggerUserOutboundEvent(SlowClientGuard.RequestContinues(), promise: nil)
                 }
             }
         case .body(var chunk):

@@ -8,7 +8,13 @@ import NIOCore
 ///   keep-alive connections, and clients that stop reading their answers (NIO's
 ///   BackPressureHandler then stops reading from them, so nothing moves).
 /// One timer per connection ticks at a quarter of the shorter limit: no timer per request.
+/// An interim answer (`100 Continue`) is a write that does not end the request: the handler
+/// that writes it sends `RequestContinues` next, so the request clock keeps running and a
+/// client that never sends its body is cut off by the request timeout, not the idle one.
 final class SlowClientGuard: ChannelDuplexHandler {
+    /// Outbound event: the write just made was an interim response; the request goes on.
+    struct RequestContinues {}
+
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -18,6 +24,8 @@ final class SlowClientGuard: ChannelDuplexHandler {
     private let requestTimeout: Int64
     private let metrics: Metrics
     private var requestStarted: UInt64?
+    /// When the request last answered started (for `RequestContinues`).
+    private var answeredRequestStarted: UInt64?
     private var lastActivity: UInt64 = 0
     private var tick: Scheduled<Void>?
 
@@ -56,9 +64,19 @@ final class SlowClientGuard: ChannelDuplexHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if let requestStarted { answeredRequestStarted = requestStarted }
         requestStarted = nil
         lastActivity = NIODeadline.now().uptimeNanoseconds
         context.write(data, promise: promise)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is RequestContinues else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        requestStarted = answeredRequestStarted ?? NIODeadline.now().uptimeNanoseconds
+        promise?.succeed()
     }
 
     private func schedule(_ context: ChannelHandlerContext) {

@@ -19,8 +19,10 @@ struct CompileCommand: ParsableCommand {
         in a number is a wildcard digit (33162######) and FIRST-LAST is a range; both are \
         stored as ranges, never expanded.
 
-        The index is written to a temporary file, fsynced and renamed: on failure nothing is \
-        published and an existing index is left as it was.
+        The index is written to a temporary file, fsynced and renamed, after the --rejects \
+        list: on failure nothing is published and an existing index is left as it was. \
+        Temporaries carry the PID of their compile (.NAME.calldir.tmp.PID.*, \
+        calldir-sort-PID-*); a compile removes those left by compiles that were killed.
 
         Examples:
           calldir compile --block data/blocked.txt --identify data/identified.csv

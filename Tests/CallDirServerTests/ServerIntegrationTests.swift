@@ -145,6 +145,26 @@ struct ServerIntegrationTests {
         #expect(server.metrics.timeouts.count == 2)
     }
 
+    @Test("a client that asks Expect: 100-continue and never sends its body is closed at the request timeout")
+    func expectContinueThenSilence() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try startServer(index: try sampleIndex(scratch)) {
+            $0.limits.requestTimeoutNanoseconds = 300_000_000
+            $0.limits.idleTimeoutNanoseconds = 60_000_000_000  // longer than the client's 20 s safety net
+        }
+        defer { server.stopAndWait() }
+        let raw = try RawConnection(port: server.port)
+        defer { raw.close() }
+        let started = Date()
+        raw.send("POST /v1/lookup HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 24\r\n\r\n")
+        #expect(raw.readSome().hasPrefix("HTTP/1.1 100 Continue"))
+        #expect(raw.readUntilClosed() == "")
+        // Closed by the 0.3 s request timeout, far from the 60 s idle limit (or the 20 s recv limit).
+        #expect(Date().timeIntervalSince(started) < 10, "closed after \(Date().timeIntervalSince(started)) s")
+        #expect(server.metrics.timeouts.count == 1)
+    }
+
     @Test("a port already in use is a clear error, not a crash")
     func portInUse() throws {
         let scratch = Scratch()

@@ -25,26 +25,39 @@ public final class Compiler {
         summary = CompileSummary(output: options.output)
     }
 
-    /// Compiles and publishes. On any failure no index is written and an existing file at the
-    /// output path is left untouched; the error is `.invalidList` when rows broke the rules
-    /// (each already reported through `onDiagnostic`).
+    /// Compiles and publishes. Every output (the rejects list too) is complete and durable
+    /// before the index is renamed into place, the index last; on any failure no index is
+    /// published, an existing file at the output path is left untouched and temporaries are
+    /// removed. The error is `.invalidList` when rows broke the rules (each already reported
+    /// through `onDiagnostic`); then, and for `.limitExceeded`, the rejects list is still
+    /// published, as it explains why. After any other error nothing is.
+    /// Temporaries left by compiles that were killed (`StaleTemporaries`) are removed first.
     public func run() throws -> CompileSummary {
         let started = monotonicSeconds()
+        StaleTemporaries.sweep(folders: [AtomicFile.folder(of: options.output), options.temporaryFolder]
+                               + (options.rejectsPath.map { [AtomicFile.folder(of: $0)] } ?? []))
         rejects = try RejectLog(path: options.rejectsPath, sourceNames: sourceNames)
-        let writer = try IndexWriter(destination: options.output)
+        let writer: IndexWriter
+        do { writer = try IndexWriter(destination: options.output) } catch { rejects.discard(); throw error }
         do {
             try compile(into: writer)
+            try rejects.prepare()
+            try rejects.commit()
+            try writer.commit()
         } catch is DiagnosticLog.LimitReached {
             writer.discard()
-            try? rejects.close()
+            try? rejects.publish()
             throw CallDirError(.invalidList, "stopped after \(log.count) problems (--max-errors \(options.maxErrors)); no index written",
                                path: options.output)
+        } catch let error as CallDirError where error.code == .invalidList || error.code == .limitExceeded {
+            writer.discard()
+            try? rejects.publish()
+            throw error
         } catch {
             writer.discard()
-            try? rejects.close()
+            rejects.discard()
             throw error
         }
-        try rejects.close()
         summary.rejected = rejects.counts
         summary.seconds = monotonicSeconds() - started
         return summary
@@ -77,7 +90,7 @@ public final class Compiler {
         try countOverlaps(writer: writer, blockSegments: blockSegments, identifySegments: identifySegments.map(\.0))
         try checkDeviceBudget()
         try writeTables(writer: writer, blockSegments: blockSegments, identifySegments: identifySegments)
-        let (size, crc) = try writer.publish()
+        let (size, crc) = try writer.finish()
         summary.fileBytes = size
         summary.checksum = crc
     }

@@ -56,8 +56,9 @@ final class IndexWriter {
         return UnsafeRawBufferPointer(rebasing: mapped.bytes[entry.offset..<(entry.offset + entry.length)])
     }
 
-    /// Writes table, trailer and header, then publishes atomically. Returns file size and CRC.
-    func publish() throws -> (size: Int, crc: UInt32) {
+    /// Writes table, trailer and header and makes the file durable, still unpublished
+    /// (`commit()` publishes it). Returns file size and CRC.
+    func finish() throws -> (size: Int, crc: UInt32) {
         precondition(open == nil, "IndexWriter: publish with a section open")
         var tableBytes: [UInt8] = []
         for entry in table { entry.encode(into: &tableBytes) }
@@ -75,9 +76,12 @@ final class IndexWriter {
         trailer.append(contentsOf: IndexFormat.trailerMagic)
         try file.append(trailer)
         try file.write(header, at: 0)
-        try file.publish()
+        try file.prepare()
         return (size, fileCRC)
     }
+
+    /// Publishes the finished file atomically over the destination.
+    func commit() throws { try file.commit() }
 
     func discard() { file.discard() }
 

@@ -8,7 +8,7 @@ final class RejectLog {
     private var line: [UInt8] = []
 
     init(path: String?, sourceNames: [String]) throws {
-        file = try path.map { try AtomicFile(destination: $0) }
+        file = try path.map { try AtomicFile(destination: $0, role: "the rejects list") }
         self.sourceNames = sourceNames
         if let file { try file.append(Array("# source:line\treason\ttext\n".utf8)) }
     }
@@ -30,6 +30,15 @@ final class RejectLog {
         try text.withUTF8 { try record(origin, reason: reason, text: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Publishes the list (also after a failed compile: it explains the failure).
-    func close() throws { try file?.publish() }
+    /// Completes the list and makes it durable, unpublished (before the index is published).
+    func prepare() throws { try file?.prepare() }
+
+    /// Publishes a prepared list.
+    func commit() throws { try file?.commit() }
+
+    /// Publishes the list of a compile whose rows were rejected (it explains the failure).
+    func publish() throws { try file?.publish() }
+
+    /// Removes the unpublished list.
+    func discard() { file?.discard() }
 }

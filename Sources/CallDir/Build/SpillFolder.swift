@@ -7,17 +7,18 @@ import CallDirReader
 
 /// A private folder (`mkdtemp`, mode 0700) for one sort's spill files. The folder and every
 /// file in it are registered with `TemporaryFiles`, so an interrupt removes them; `removeAll()`
-/// removes them otherwise and is safe to call more than once.
+/// removes them otherwise and is safe to call more than once. After a kill -9, a later compile
+/// removes the folder by its name (`StaleTemporaries`).
 final class SpillFolder {
     let path: String
     private var files: Set<String> = []
     private var nextNumber = 0
     private var removed = false
 
-    /// Creates `calldir-sort-XXXXXX` inside `parent`.
+    /// Creates `calldir-sort-PID-XXXXXX` inside `parent`.
     init(parent: String) throws {
         let trimmed = parent.count > 1 && parent.hasSuffix("/") ? String(parent.dropLast()) : parent
-        var template = Array("\(trimmed.isEmpty ? "." : trimmed)/calldir-sort-XXXXXX".utf8CString)
+        var template = Array(StaleTemporaries.folderTemplate(parent: trimmed.isEmpty ? "." : trimmed).utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard created != nil else {
             let reason = errnoText()

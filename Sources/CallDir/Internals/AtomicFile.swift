@@ -7,11 +7,17 @@ import CallDirReader
 
 /// A file written in full under a temporary name in the destination's folder, then published
 /// by fsync + rename + fsync of the folder. Until `publish()`, the destination is untouched;
-/// `discard()` (or a failure) removes the temporary file.
+/// `discard()` (or a failure) removes the temporary file. The temporary name carries our PID
+/// (`StaleTemporaries`), so a later compile removes it if we are killed before cleaning up.
+///
+/// Publishing is two steps so that several outputs can be made durable first and renamed
+/// only once all of them are complete: `prepare()` (flush, fsync, close) then `commit()`.
 ///
 /// Writes are buffered; `write(at:)` patches bytes already written (the header is written last).
 final class AtomicFile {
     let destination: String
+    /// What the file is, for messages: "the index", "the rejects list".
+    let role: String
     let temporaryPath: String
     private var fd: Int32
     private var buffer: [UInt8] = []
@@ -19,14 +25,17 @@ final class AtomicFile {
     /// Bytes handed to `append` so far (the file offset of the next append).
     private(set) var length = 0
 
-    init(destination: String) throws {
+    init(destination: String, role: String = "the index") throws {
         self.destination = destination
+        self.role = role
         let folder = AtomicFile.folder(of: destination)
         let base = destination.split(separator: "/").last.map(String.init) ?? "index"
-        var template = Array("\(folder)/.\(base).tmp.XXXXXX".utf8CString)
+        var template = Array(StaleTemporaries.fileTemplate(folder: folder, destinationName: base).utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw CallDirError(.io, "cannot create a temporary file in \(folder): \(errnoText())", path: destination)
+            let reason = errnoText()
+            throw CallDirError(.io, "cannot create a temporary file in \(folder) for \(role): "
+                                   + "\(reason); check that the folder exists and is writable", path: destination)
         }
         self.fd = fd
         self.temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -57,10 +66,23 @@ final class AtomicFile {
 
     /// Makes the file durable and atomically replaces the destination.
     func publish() throws {
+        try prepare()
+        try commit()
+    }
+
+    /// Writes what is buffered and makes the temporary file durable; nothing is published yet.
+    /// After it, only `commit()` or `discard()`.
+    func prepare() throws {
         try flush()
         guard fsync(fd) == 0 else { throw ioError("fsync") }
-        close(fd)
+        let closed = close(fd)
         fd = -1
+        guard closed == 0 else { throw ioError("close") }  // NFS reports a failed write here
+    }
+
+    /// Renames the prepared file over the destination and syncs the folder.
+    func commit() throws {
+        precondition(fd < 0, "AtomicFile: commit() before prepare()")
         guard rename(temporaryPath, destination) == 0 else { throw ioError("rename") }
         TemporaryFiles.unregister(temporaryPath)
         let dirFD = open(AtomicFile.folder(of: destination), O_RDONLY | O_DIRECTORY)
@@ -100,7 +122,9 @@ final class AtomicFile {
     }
 
     private func ioError(_ what: String) -> CallDirError {
-        CallDirError(.io, "\(what) failed while writing the index: \(errnoText())", path: destination)
+        let reason = errnoText()
+        return CallDirError(.io, "\(what) failed while writing \(role): \(reason); "
+                         + "nothing was published (free space, or check the folder's permissions)", path: destination)
     }
 
     static func folder(of path: String) -> String {
