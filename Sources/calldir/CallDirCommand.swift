@@ -20,6 +20,6 @@ struct CallDirCommand: ParsableCommand {
           calldir lookup 18005555555
         """,
         version: CallDirVersion.string,
-        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, ServeCommand.self]
+        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, ExportCommand.self, ServeCommand.self]
     )
 }
