@@ -43,9 +43,12 @@ struct LabelOrder {
         }
         let id = ids[label] ?? 0
         if id >= due {
-            try introduce(upTo: id, row)
-            due = id + 1
-            try releaseWaiting(row)
+            try introduce(upTo: id, row)  // may introduce id, and more, through waiting ranges
+            if due == id {  // this row introduces it; ranges waiting for it follow
+                due = id + 1
+                try row(nil, number, label)
+                return try releaseWaiting(row)
+            }
         }
         try row(nil, number, label)
     }
