@@ -15,7 +15,9 @@ struct CompileCommand: ParsableCommand {
 
         Formats are recognised by content: plain text (one number per line, '#' comments), \
         CSV or TAB 'number,label' rows (a header row selects columns), vCard, JSON arrays of \
-        {pattern or start/end, name}, XML plists (Begone); any of them gzip-compressed. A '#' \
+        {pattern or start/end, name} or Saracroche's {"name", "patterns": [...]} (--list \
+        reads both kinds from one such file by each object's "action"), XML plists (Begone); \
+        any of them gzip-compressed. A '#' \
         in a number is a wildcard digit (33162######) and FIRST-LAST is a range; both are \
         stored as ranges, never expanded.
 
@@ -44,6 +46,10 @@ struct CompileCommand: ParsableCommand {
     @Option(name: .long, parsing: .upToNextOption,
             help: ArgumentHelp("Numbers and ranges that must never be blocked; removed from blocking entries.", valueName: "file"))
     var allow: [String] = []
+
+    @Option(name: .long, parsing: .upToNextOption,
+            help: ArgumentHelp("JSON lists whose objects say their kind (Saracroche: \"action\": \"block\" or \"identify\"); objects without an action are blocked.", valueName: "file"))
+    var list: [String] = []
 
     @Option(name: .customLong("block-sql"), help: ArgumentHelp("Blocking numbers from SQLite: 'PATH:SELECT number FROM ...'.", valueName: "path:query"))
     var blockSQL: [String] = []
@@ -101,9 +107,10 @@ struct CompileCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if block.isEmpty && identify.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
-            throw ValidationError("Nothing to compile: give --block, --identify, --block-sql or --identify-sql.")
+        if block.isEmpty && identify.isEmpty && list.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
+            throw ValidationError("Nothing to compile: give --block, --identify, --list, --block-sql or --identify-sql.")
         }
+        if list.contains("-") { throw ValidationError("--list is read once per kind, so it cannot be stdin ('-'): save it to a file.") }
         if parseSize(memory) == nil { throw ValidationError("--memory takes a size such as 64M or 1G, not '\(memory)'.") }
         if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
         let stdinUses = (block + identify + allow).filter { $0 == "-" }.count
@@ -139,8 +146,8 @@ struct CompileCommand: ParsableCommand {
         textOptions.numberColumn = numberColumn
         textOptions.labelColumn = labelColumn
         let file = { (path: String) in SourceSpec.file(path, format: format, options: textOptions) }
-        options.blockSources = block.map(file) + blockSQL.map { .sqlite($0) }
-        options.identifySources = identify.map(file) + identifySQL.map { .sqlite($0) }
+        options.blockSources = block.map(file) + list.map { .list($0) } + blockSQL.map { .sqlite($0) }
+        options.identifySources = identify.map(file) + list.map { .list($0) } + identifySQL.map { .sqlite($0) }
         options.allowSources = allow.map(file)
         options.country = country
         options.maxErrors = maxErrors

@@ -10,7 +10,9 @@ private func jsonRows(_ text: String) throws -> [CollectedRow] {
 private func jsonError(_ text: String) throws -> CallDirError? {
     try withTempDir { dir in
         let path = try dir.write("list.json", text)
-        let error = callDirError { _ = try collectRows(try JSONListSource(path: path)) }
+        let error = callDirError {
+            _ = try collectRows(JSONListSource(origin: try InputOrigin(path: path), actions: (.block, true)))
+        }
         #expect(error?.path == path)
         #expect(error?.code == .badInput)
         return error
@@ -71,7 +73,9 @@ struct InputJSONTests {
 
     @Test func malformedInputNamesTheLineAndWhatWasExpected() throws {
         let cases: [(String, Int, String)] = [
-            ("{\"pattern\": \"1\"}", 1, "expected '[' (the list must be an array of objects) but found '{'"),
+            ("{\"pattern\": \"1\"}", 1, "the top-level object has no \"patterns\" array"),
+            ("\"x\"", 1, "expected '[' (the list must be an array of objects) but found '\"'"),
+            ("{\"patterns\": [{\"pattern\": \"1\", \"action\": \"allow\"}]}", 1, "action 'allow' is neither block nor identify"),
             ("[\n{\"pattern\": \"1\"}\n{\"pattern\": \"2\"}]", 3, "expected ',' or ']' after an array element but found '{'"),
             ("[{\"pattern\" \"1\"}]", 1, "expected ':' after the key but found '\"'"),
             ("[{pattern: 1}]", 1, "expected a string key but found 'p'"),

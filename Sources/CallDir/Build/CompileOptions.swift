@@ -34,18 +34,29 @@ public enum SourceSpec: Sendable {
     case file(String, format: InputFormat = .auto, options: TextListOptions = .init())
     /// `PATH:QUERY` for a SQLite database.
     case sqlite(String)
+    /// A JSON list whose objects say their kind (`"action": "block"` or `"identify"`, as in
+    /// Saracroche's object form): put it in both `blockSources` and `identifySources`, and
+    /// each kind reads its objects (objects without an action are blocking entries).
+    case list(String)
 
     public var displayName: String {
         switch self {
         case .file(let path, _, _): return path == "-" ? "<stdin>" : path
         case .sqlite(let spec): return spec
+        case .list(let path): return path == "-" ? "<stdin>" : path
         }
     }
 
-    func open() throws -> any EntrySource {
+    /// Opens the source for reading rows of `kind`: a JSON list yields the objects whose
+    /// `action` is that kind (`.file`: or have none), other formats every row.
+    func open(for kind: EntryKind) throws -> any EntrySource {
+        let actions = kind == .allow ? nil : (kind: kind, takesUnmarked: true)
         switch self {
-        case .file(let path, let format, let options): return try openSource(path: path, format: format, options: options)
+        case .file(let path, let format, let options):
+            return try openSource(path: path, format: format, options: options, actions: actions)
         case .sqlite(let spec): return try SQLiteSource(spec: spec)
+        case .list(let path):
+            return try openSource(path: path, format: .json, actions: (kind: kind, takesUnmarked: kind == .block))
         }
     }
 }

@@ -108,7 +108,7 @@ public final class Compiler {
         var rowsRead = summary.rowsRead
         defer { summary.rowsRead = rowsRead }
         for (i, spec) in sources.enumerated() {
-            let source = try spec.open()
+            let source = try spec.open(for: kind)
             try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify) { batch in
                 var textRows = 0
                 for row in 0..<batch.count {
@@ -201,7 +201,7 @@ public final class Compiler {
         var ranges: [NumberRange] = []
         let first = options.blockSources.count + options.identifySources.count
         for (i, spec) in options.allowSources.enumerated() {
-            try spec.open().forEachRow { row in
+            try spec.open(for: .allow).forEachRow { row in
                 summary.rowsRead += 1
                 switch try normalizedRow(row, kind: .allow, origin: Origin(source: first + i, line: row.line)) {
                 case .number(let n): numbers.append(n); summary.allowRows += 1

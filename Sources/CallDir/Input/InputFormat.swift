@@ -26,13 +26,21 @@ public func openSource(path: String, format: InputFormat = .auto,
     try makeSource(origin: InputOrigin(path: path), format: format, options: options)
 }
 
+/// `openSource` for one kind: JSON lists yield only the objects whose `action` fits it
+/// (see `JSONListSource`).
+func openSource(path: String, format: InputFormat = .auto, options: TextListOptions = .init(),
+                actions: (kind: EntryKind, takesUnmarked: Bool)?) throws -> any EntrySource {
+    try makeSource(origin: InputOrigin(path: path), format: format, options: options, actions: actions)
+}
+
 /// Opens a source over an already open descriptor (a pipe, say), readable once; it is not closed.
 func openSource(descriptor: Int32, name: String, format: InputFormat = .auto,
                 options: TextListOptions = .init()) throws -> any EntrySource {
     try makeSource(origin: InputOrigin(descriptor: descriptor, name: name), format: format, options: options)
 }
 
-private func makeSource(origin: InputOrigin, format: InputFormat, options: TextListOptions) throws -> any EntrySource {
+private func makeSource(origin: InputOrigin, format: InputFormat, options: TextListOptions,
+                        actions: (kind: EntryKind, takesUnmarked: Bool)? = nil) throws -> any EntrySource {
     var chosen = format
     if format == .auto {
         chosen = try detectFormat(origin.peek(count: detectionWindow), name: origin.name)
@@ -40,7 +48,7 @@ private func makeSource(origin: InputOrigin, format: InputFormat, options: TextL
     switch chosen {
     case .auto, .text: return TextListSource(origin: origin, options: options)
     case .vcard: return VCardSource(origin: origin)
-    case .json: return JSONListSource(origin: origin)
+    case .json: return JSONListSource(origin: origin, actions: actions)
     case .plist: return PlistListSource(origin: origin)
     }
 }

@@ -1,4 +1,6 @@
-/// JSON lists in the Saracroche style: a top-level array of objects, read as a stream.
+/// JSON lists in the Saracroche style, read as a stream: a top-level array of objects, or
+/// Saracroche's object form `{"version": ..., "name": ..., "patterns": [ ...objects... ]}`
+/// (other top-level keys are skipped).
 ///
 /// Per object, the number field is `pattern` if present, else `start` and `end` joined as
 /// `START-END` (a range the normaliser reads), else `number`, else `phone`; an object with
@@ -7,24 +9,31 @@
 /// numbers (kept as written); other keys and values of other types are skipped, nested ones
 /// included. A bare string or number in the array is a number without label. The row's line is
 /// the line of the object's `{`. Memory: one object's wanted values.
+///
+/// An object's `action` (`block` or `identify`, any case) says which kind it belongs to: a
+/// source read for one kind yields the objects of that kind and those without an action, and
+/// skips the others; `actions` nil (allowlists) ignores it. Another action is an error.
 public struct JSONListSource: EntrySource {
     public let name: String
     private let origin: InputOrigin
+    /// The kind whose rows are read, and whether objects without an action count as it.
+    let actions: (kind: EntryKind, takesUnmarked: Bool)?
 
     /// Opens the JSON list at `path` (`-` is standard input; gzip is decompressed).
     public init(path: String) throws {
         self.init(origin: try InputOrigin(path: path))
     }
 
-    init(origin: InputOrigin) {
+    init(origin: InputOrigin, actions: (kind: EntryKind, takesUnmarked: Bool)? = nil) {
         self.origin = origin
         self.name = origin.name
+        self.actions = actions
     }
 
     public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
-        try JSONListParser(cursor: ByteCursor(stream: stream)).parse(body)
+        try JSONListParser(cursor: ByteCursor(stream: stream), actions: actions).parse(body)
     }
 }
 
@@ -32,25 +41,70 @@ public struct JSONListSource: EntrySource {
 final class JSONListParser {
     /// Keys whose values are kept, in the order of `Field`.
     private static let keys: [[UInt8]] = ["pattern", "start", "end", "number", "phone",
-                                          "label", "name", "operator_name", "title"].map { Array($0.utf8) }
-    private enum Field: Int { case pattern, start, end, number, phone, label, name, operatorName, title }
+                                          "label", "name", "operator_name", "title", "action"].map { Array($0.utf8) }
+    private enum Field: Int { case pattern, start, end, number, phone, label, name, operatorName, title, action }
     private static let labelFields: [Field] = [.label, .name, .operatorName, .title]
 
     private let cursor: ByteCursor
     private let scanner: JSONScanner
     /// The current object's kept values, back to back, and where each field's value is.
     private var storage: [UInt8] = []
-    private var fields = [Range<Int>?](repeating: nil, count: 9)
+    private var fields = [Range<Int>?](repeating: nil, count: 10)
     private var key: [UInt8] = []
+    private let actions: (kind: EntryKind, takesUnmarked: Bool)?
 
-    init(cursor: ByteCursor) {
+    init(cursor: ByteCursor, actions: (kind: EntryKind, takesUnmarked: Bool)? = nil) {
         self.cursor = cursor
+        self.actions = actions
         scanner = JSONScanner(cursor: cursor)
     }
 
     func parse(_ body: (SourceRow) throws -> Void) throws {
         try cursor.skipByteOrderMark()
         try cursor.skipWhitespace()
+        let isObject = try cursor.peek() == 0x7B
+        if isObject { try objectForm(body) } else { try array(body) }
+        try cursor.skipWhitespace()
+        if let extra = try cursor.peek() {
+            throw scanner.error("unexpected \(describeFound(extra)) after the end of the top-level \(isObject ? "object" : "array")")
+        }
+    }
+
+    /// `{"version": ..., "patterns": [...]}`: the `patterns` array, other keys skipped.
+    private func objectForm(_ body: (SourceRow) throws -> Void) throws {
+        _ = try cursor.next()
+        var sawPatterns = false
+        try cursor.skipWhitespace()
+        if try cursor.peek() == 0x7D { _ = try cursor.next() } else {
+            while true {
+                try cursor.skipWhitespace()
+                let found = try cursor.peek()
+                guard found == 0x22 else { throw scanner.error("expected a string key but found \(describeFound(found))") }
+                key.removeAll(keepingCapacity: true)
+                try scanner.readString(into: &key)
+                try cursor.skipWhitespace()
+                try scanner.expect(0x3A, "':' after the key")
+                try cursor.skipWhitespace()
+                if key.elementsEqual("patterns".utf8) {
+                    sawPatterns = true
+                    try array(body)
+                } else {
+                    try scanner.skipValue(depth: 1)
+                }
+                try cursor.skipWhitespace()
+                let next = try cursor.next()
+                if next == 0x2C { continue }
+                if next == 0x7D { break }
+                throw scanner.error("expected ',' or '}' in the top-level object but found \(describeFound(next))")
+            }
+        }
+        guard sawPatterns else {
+            throw scanner.error("the top-level object has no \"patterns\" array (Saracroche lists are "
+                                + "{\"name\": ..., \"patterns\": [{\"pattern\": ..., \"action\": ...}]})")
+        }
+    }
+
+    private func array(_ body: (SourceRow) throws -> Void) throws {
         let first = try cursor.peek()
         guard first == 0x5B else {
             throw scanner.error("expected '[' (the list must be an array of objects) but found "
@@ -62,10 +116,6 @@ final class JSONListParser {
             _ = try cursor.next()
         } else {
             try elements(body)
-        }
-        try cursor.skipWhitespace()
-        if let extra = try cursor.peek() {
-            throw scanner.error("unexpected \(describeFound(extra)) after the end of the top-level array")
         }
     }
 
@@ -88,7 +138,7 @@ final class JSONListParser {
         switch try cursor.peek() {
         case 0x7B:
             try object()
-            try emit(line, body)
+            if try wanted(line) { try emit(line, body) }
         case 0x22:
             try scanner.readString(into: &storage)
             try storage.withUnsafeBytes { try body(SourceRow(line: line, number: $0, label: nil)) }
@@ -134,6 +184,19 @@ final class JSONListParser {
         default: return try scanner.skipValue(depth: 1)  // null, true, nested: not a value we use
         }
         fields[field] = start..<storage.count
+    }
+
+    /// Whether the object just read belongs to the kind being read (its `action`).
+    private func wanted(_ line: Int) throws -> Bool {
+        guard let actions else { return true }
+        guard let range = fields[Field.action.rawValue] else { return actions.takesUnmarked }
+        let action = String(decoding: storage[range], as: UTF8.self).lowercased()
+        switch action {
+        case "block": return actions.kind == .block
+        case "identify": return actions.kind == .identify
+        default:
+            throw CallDirError(.badInput, "action '\(action)' is neither block nor identify", path: cursor.name, line: line)
+        }
     }
 
     private func emit(_ line: Int, _ body: (SourceRow) throws -> Void) throws {

@@ -1,0 +1,49 @@
+/// `text`: one number, pattern or range per line, or `number<TAB>label` (labels cannot hold
+/// a TAB, so they need no quoting). `csv`: a `number` or `number,label` header, then rows
+/// with labels quoted when they hold a comma, a quote or edge spaces.
+struct TextExport {
+    let exporter: Exporter
+    let out: ExportOutput
+
+    func write(_ kind: ExportKind) throws -> ExportSummary {
+        let csv = exporter.options.format == .csv
+        let expand = exporter.options.ranges == .expand
+        var summary = ExportSummary()
+        if kind == .block {
+            if csv { try out.write("number\n") }
+            try exporter.blockRows(spans: true, expand: expand) { text in
+                summary.records += 1
+                try out.write(text + "\n")
+            }
+            return summary
+        }
+        if csv { try out.write("number,label\n") }
+        let line = { (number: String, label: String) throws in
+            summary.records += 1
+            try out.write(csv ? number + "," + Self.csvField(label) + "\n" : number + "\t" + label + "\n")
+        }
+        if expand {
+            try EntryWalk(index: exporter.index).identifiedExpanded { try line(String($0), $1) }
+        } else {
+            summary.warnings = try exporter.identifyRows(spans: true, line)
+        }
+        return summary
+    }
+
+    /// A CSV field as `CSVLine` reads it back: quoted (with `""` for `"`) when needed.
+    static func csvField(_ text: String) -> String {
+        let needsQuotes = text.contains(",") || text.contains("\"") || text.first == " " || text.last == " "
+        guard needsQuotes else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// Every `target` replaced (no Foundation in the core).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(utf8.count)
+        for c in self { if c == target { result += replacement } else { result.append(c) } }
+        return result
+    }
+}
