@@ -17,6 +17,9 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Calling code for national numbers in requests, e.g. 1 or 41.", valueName: "code"))
     public var country: Int?
 
+    @OptionGroup(title: "Caller IDs that are not numbers")
+    public var callerPolicy: CallerPolicyOptions
+
     @Option(help: "Event-loop threads (default: one per core).")
     public var threads: Int?
 
@@ -34,11 +37,17 @@ public struct ServeOptions: ParsableArguments {
 
     public init() {}
 
+    public static let maxPollInterval = 86_400_000
+
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard pollInterval >= 0 else { throw ValidationError("--poll-interval must be 0 or more milliseconds.") }
+        // A day at most: the interval is converted to nanoseconds, which a huge value overflows.
+        guard (0...Self.maxPollInterval).contains(pollInterval) else {
+            throw ValidationError("--poll-interval must be 0 to \(Self.maxPollInterval) milliseconds (a day).")
+        }
+        try CallerPolicyOptions.validate(country: country)
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         guard ServeOptions.logLevels.contains(logLevel) else {
             throw ValidationError("Unknown --log-level '\(logLevel)'; use one of \(ServeOptions.logLevels.joined(separator: ", ")).")

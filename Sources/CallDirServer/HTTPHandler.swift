@@ -59,7 +59,7 @@ final class HTTPHandler: ChannelInboundHandler {
             guard case .receiving(let head, let body, let started) = state else { return }  // rejected: ignore
             state = .idle
             metrics.inFlight.increment(by: -1)
-            let response = router.respond(method: head.method, uri: head.uri, body: body)
+            let response = router.respond(method: head.method, uri: head.uri, body: body, headers: head.headers)
             write(context, response, head: head, keepAlive: head.isKeepAlive, started: started)
         }
     }

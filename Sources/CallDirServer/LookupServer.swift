@@ -33,8 +33,8 @@ public final class LookupServer: Sendable {
         holder = IndexHolder(path: configuration.indexPath, metrics: metrics, logger: logger)
         watcher = ReloadWatcher(holder: holder)
         router = Router(holder: holder, metrics: metrics, limits: configuration.limits,
-                        normalizer: try NumberNormalizer(country: configuration.country),
-                        constantResponse: configuration.constantResponse)
+                        normalizer: try NumberNormalizer(country: configuration.country, checksNANP: configuration.checksNANP),
+                        policy: configuration.policy, constantResponse: configuration.constantResponse)
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
         stopped = group.next().makePromise()
     }

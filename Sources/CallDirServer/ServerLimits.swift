@@ -1,3 +1,4 @@
+import CallDir
 import NIOCore
 
 /// What one client may hold: every bound a slow, buggy or hostile client runs into. The defaults
@@ -33,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Calling code for national numbers in requests (like `calldir lookup --country`).
     public var country: Int?
+    /// Check that numbers starting with 1 are possible NANP numbers (`--no-nanp-check` turns it off).
+    public var checksNANP = true
+    /// What withheld, empty and invalid caller IDs get (`--anonymous`, `--invalid`).
+    public var policy = CallerIDPolicy()
     public var limits = ServerLimits()
     /// Event-loop threads; defaults to the number of cores.
     public var threads: Int = System.coreCount

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDir
+import CallDirServeOptions
 
 struct CompileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,6 +57,9 @@ struct CompileCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Calling code for national numbers, e.g. 1, 33, 41. Without it, numbers must carry their country code.", valueName: "code"))
     var country: Int?
 
+    @Flag(name: .customLong("no-nanp-check"), help: "Accept numbers starting with 1 that are not possible North American numbers (area code or exchange starting with 0 or 1), as CallKit does, so spoofed caller IDs can be blocked.")
+    var noNANPCheck = false
+
     @Option(help: "Input format for every file: auto, text, vcard, json or plist.")
     var format: InputFormat = .auto
 
@@ -99,6 +103,7 @@ struct CompileCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try CallerPolicyOptions.validate(country: country)
         if block.isEmpty && identify.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
             throw ValidationError("Nothing to compile: give --block, --identify, --block-sql or --identify-sql.")
         }
@@ -141,6 +146,7 @@ struct CompileCommand: ParsableCommand {
         options.identifySources = identify.map(file) + identifySQL.map { .sqlite($0) }
         options.allowSources = allow.map(file)
         options.country = country
+        options.checksNANP = !noNANPCheck
         options.maxErrors = maxErrors
         options.skipInvalid = skipInvalid
         options.rejectsPath = rejects
@@ -157,7 +163,7 @@ struct CompileCommand: ParsableCommand {
         if json {
             var out = StdoutBuffer()
             out.write(s.json.rendered() + "\n")
-            out.flush()
+            _ = out.close()  // the index is published; a lost summary is reported on stderr
         }
         guard !quiet else { return }
         var line = "compiled \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"

@@ -27,8 +27,10 @@ struct ServerIntegrationTests {
         #expect(try client.get("/v1/lookup/1900-555-1234").json["blockedMatch"] as? String == "range")
 
         let invalid = try client.get("/v1/lookup/555")
-        #expect(invalid.status == 400)
-        #expect(invalid.json["error"] as? String == "invalid-number")
+        #expect(invalid.status == 200)
+        #expect(invalid.json["reason"] as? String == "too-short")
+        #expect(try client.request(.GET, "/v1/lookup/18005555555", headers: [("Accept", "text/plain")]).body == "block\n")  // a 5th block
+        #expect(try client.get("/v1/lookup/%zz").status == 400)
         #expect(try client.get("/nowhere").status == 404)
         let wrongMethod = try client.request(.DELETE, "/v1/lookup/18005555555")
         #expect(wrongMethod.status == 405)
@@ -39,7 +41,7 @@ struct ServerIntegrationTests {
         let batch = try client.post("/v1/lookup", #"["18005555555", "+1 877 555 5555", 12125550000, "x"]"#)
         #expect(batch.status == 200)
         let results = batch.json["results"] as? [[String: Any]] ?? []
-        #expect(results.map { $0["action"] as? String } == ["block", "identify", "allow", nil])
+        #expect(results.map { $0["action"] as? String } == ["block", "identify", "allow", "allow"])
         let text = try client.post("/v1/lookup", "18005555555\n+1 877 555 5555\n")
         #expect((text.json["results"] as? [[String: Any]])?.count == 2)
         #expect(try client.post("/v1/lookup", "[1,").status == 400)
@@ -53,7 +55,7 @@ struct ServerIntegrationTests {
         #expect(metrics.header("content-type")?.hasPrefix("text/plain") == true)
         #expect(metrics.body.contains(#"calldir_http_requests_total{route="lookup",status="400"} 1"#))
         #expect(metrics.body.contains(#"calldir_http_requests_total{route="batch",status="413"} 1"#))
-        #expect(metrics.body.contains(#"calldir_lookups_total{result="block"} 4"#))
+        #expect(metrics.body.contains(#"calldir_lookups_total{result="block"} 5"#))
     }
 
     @Test("a body over the limit is a 413 and the connection closes, by Content-Length or while streaming")

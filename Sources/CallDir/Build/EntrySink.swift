@@ -40,7 +40,7 @@ struct EntrySink {
         previousOrigin = origin
         if kind == .block, !allow.isEmpty, allow.contains(number) {
             allowed += 1
-            try rejects.record(origin, reason: "allowed", text: String(number))
+            try rejects.record(origin, reason: .allowed, text: String(number))
             return
         }
         var id: UInt32 = 0
@@ -63,7 +63,7 @@ struct EntrySink {
             let conflict = kind == .identify && label.map { !$0.elementsEqual(previousLabel) } ?? false
             if conflict { labelConflicts += 1 }
             let text = "\(number)" + (label.map { "," + String(decoding: $0, as: UTF8.self) } ?? "")
-            try rejects.record(origin, reason: conflict ? "label-conflict" : "duplicate", text: text)
+            try rejects.record(origin, reason: conflict ? .labelConflict : .duplicate, text: text)
             return
         }
         try log.report(origin, rule: "entries-out-of-order",
