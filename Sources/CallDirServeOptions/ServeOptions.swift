@@ -32,9 +32,6 @@ public struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel = "info"
 
-    @Flag(name: .customLong("constant-response"), help: .hidden)
-    public var constantResponse = false
-
     public init() {}
 
     public static let maxPollInterval = 86_400_000

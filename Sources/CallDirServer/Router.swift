@@ -10,12 +10,28 @@ public struct Response: Sendable {
     public var route: Route
     /// The `Allow` header of a 405.
     public var allow: String?
+
+    public init(status: HTTPResponseStatus, body: ByteBuffer, contentType: String = "application/json", route: Route,
+                allow: String? = nil) {
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+        self.route = route
+        self.allow = allow
+    }
+}
+
+/// What answers a complete request. `Router` is the daemon's; a benchmark can put another in
+/// `ServerConfiguration.responder` to measure the HTTP stack alone (Benchmarks/Sources/
+/// calldir-serve-constant).
+public protocol Responder: Sendable {
+    func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders) -> Response
 }
 
 /// Routing as a pure function: method, URI and body in, response out. No sockets, no state of
 /// its own: the index comes from the holder (one snapshot per request, so a batch is answered
 /// by one index), counters go to `metrics`.
-public struct Router: Sendable {
+public struct Router: Responder {
     let holder: IndexHolder
     let metrics: Metrics
     let limits: ServerLimits
@@ -23,22 +39,18 @@ public struct Router: Sendable {
     /// What caller IDs that are not numbers get.
     let policy: CallerIDPolicy
     let allocator = ByteBufferAllocator()
-    /// The benchmark baseline's answer, when set (`--constant-response`).
-    let constant: ByteBuffer?
 
     public init(holder: IndexHolder, metrics: Metrics, limits: ServerLimits, normalizer: NumberNormalizer,
-                policy: CallerIDPolicy = CallerIDPolicy(), constantResponse: Bool = false) {
+                policy: CallerIDPolicy = CallerIDPolicy()) {
         self.policy = policy
         self.holder = holder
         self.metrics = metrics
         self.limits = limits
         self.normalizer = normalizer
-        constant = constantResponse ? ByteBufferAllocator().buffer(string: #"{"action":"allow"}"#) : nil
     }
 
     /// `headers` matter only for a single lookup's `Accept` (see `ResponseFormat`).
     public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders = HTTPHeaders()) -> Response {
-        if let constant { return Response(status: .ok, body: constant, route: .lookup) }
         var uri = uri
         switch uri.withUTF8(Target.init) {
         case .lookup(let number):

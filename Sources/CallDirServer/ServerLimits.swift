@@ -46,9 +46,9 @@ public struct ServerConfiguration: Sendable {
     public var pollIntervalNanoseconds: Int64 = 500_000_000
     /// Log one line per request (method, path, status, microseconds). Off by default.
     public var logRequests = false
-    /// Benchmark baseline: answer every request with the same small JSON body through the same
-    /// pipeline and handler, skipping routing and lookups (`calldir serve --constant-response`).
-    public var constantResponse = false
+    /// What answers requests instead of the router (benchmarks only: the baseline that answers
+    /// a constant through the same pipeline and handler). Nil: the router.
+    public var responder: (any Responder)?
     /// Install SIGHUP/SIGTERM/SIGINT handlers (the executable does; tests drive reloads directly).
     public var handleSignals = false
 

@@ -220,13 +220,4 @@ struct RouterTests {
             #expect(text.contains(needle), "missing: \(needle)")
         }
     }
-
-    @Test("constant-response mode answers every request the same way (the benchmark baseline)")
-    func constant() throws {
-        let baseline = Router(holder: holder, metrics: metrics, limits: ServerLimits(),
-                              normalizer: try NumberNormalizer(country: nil), constantResponse: true)
-        let response = baseline.respond(method: .GET, uri: "/v1/lookup/18005555555", body: nil)
-        #expect(response.status == .ok)
-        #expect(String(buffer: response.body) == #"{"action":"allow"}"#)
-    }
 }

@@ -1,12 +1,33 @@
 import CallDir
 import CallDirServer
 import Foundation
+import NIOCore
 import NIOHTTP1
 import Testing
 
 /// The real server on 127.0.0.1 (ephemeral port), queried by a real HTTP client.
 @Suite("Server over HTTP")
 struct ServerIntegrationTests {
+    /// A stand-in for the router, as the benchmarks' constant-response server uses.
+    struct Fixed: Responder {
+        func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders) -> Response {
+            Response(status: .ok, body: ByteBuffer(string: "fixed \(uri)"), contentType: "text/plain", route: .other)
+        }
+    }
+
+    @Test("a configured responder answers instead of the router, through the same pipeline")
+    func responder() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try startServer(index: try sampleIndex(scratch)) { $0.responder = Fixed() }
+        defer { server.stopAndWait() }
+        let client = try TestHTTPClient(port: server.port)
+        defer { client.close() }
+        let answer = try client.get("/v1/lookup/18005555555")
+        #expect(answer.status == 200 && answer.body == "fixed /v1/lookup/18005555555")
+        #expect(try client.get("/metrics").body == "fixed /metrics")
+    }
+
     @Test("every route and status through one keep-alive connection")
     func routes() throws {
         let scratch = Scratch()
