@@ -54,7 +54,11 @@ public struct ServeOptions: ParsableArguments {
     /// What `calldir serve` and `calldir-serve --help` say about the daemon.
     public static let discussion = """
         GET /v1/lookup/{number}, POST /v1/lookup (a JSON array or one number per line, at most \
-        10,000), GET /healthz, GET /metrics (Prometheus). The index is verified before it is \
+        10,000), GET /healthz, GET /metrics (Prometheus). Every caller ID is answered 200: one \
+        that is not a number gets the --anonymous or --invalid action and says why. A single \
+        lookup answers JSON, or with ?format=text one line (block, identify<TAB>label, allow), \
+        or with ?format=status only a status (403 block, 200 identify, 204 allow); clients \
+        should time out within 500 ms and let the call through. The index is verified before it is \
         served; on SIGHUP, or when the file is replaced (a compile publishes by rename), the new \
         file is verified and swapped in while requests in flight finish on the old one. A missing \
         or damaged replacement is refused and the old index keeps serving. SIGTERM or SIGINT stops \
@@ -63,6 +67,7 @@ public struct ServeOptions: ParsableArguments {
         Examples:
           calldir serve --index spam.calldir
           curl -s localhost:8080/v1/lookup/+18005555555
+          curl -s 'localhost:8080/v1/lookup/anonymous?format=text'
           curl -s --data-binary @numbers.txt localhost:8080/v1/lookup
         """
 }
