@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
         .library(name: "CallDir", targets: ["CallDir"]),
+        // For the benchmarks package (a server answering a constant through the same stack).
+        .library(name: "CallDirServer", targets: ["CallDirServer"]),
         .executable(name: "calldir", targets: ["calldir"]),
         .executable(name: "calldir-serve", targets: ["calldir-serve"]),
     ],

@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "calldir", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Only this trait: the default traits pull in a runtime interposer that the local
         // package mirror does not carry.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -22,6 +24,16 @@ let package = Package(
         .executableTarget(name: "calldir-bulk", dependencies: [.product(name: "CallDir", package: "calldir")]),
         // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
         .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        // `calldir-serve-constant`: the daemon's HTTP stack answering a constant (serve-load.sh's baseline).
+        .executableTarget(
+            name: "calldir-serve-constant",
+            dependencies: [
+                .product(name: "CallDirServer", package: "calldir"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "CallDirBenchmarks",
             dependencies: [

@@ -29,11 +29,14 @@ sample=$work/sample-$count.txt
 
 # instructions MODE REQUESTS -> total instructions of a server run answering REQUESTS requests
 instructions() {
-    local mode=$1 n=$2 port=$((19000 + RANDOM % 1000)) extra=()
-    [ "$mode" = constant ] && extra=(--constant-response)
+    local mode=$1 n=$2 port=$((19000 + RANDOM % 1000)) server=$daemon extra=(--poll-interval 0)
+    if [ "$mode" = constant ]; then  # the baseline lives in the Benchmarks package
+        (cd "$root/Benchmarks" && swift build -c release --product calldir-serve-constant >/dev/null 2>&1)
+        server=$root/Benchmarks/.build/release/calldir-serve-constant extra=()
+    fi
     local out=$work/callgrind.$mode.$n
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$daemon" --index "$index" --port "$port" \
-        --threads 1 --poll-interval 0 "${extra[@]}" 2>/dev/null &
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$server" --index "$index" --port "$port" \
+        --threads 1 "${extra[@]}" 2>/dev/null &
     local pid=$!
     for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
     python3 - "$port" "$n" "$sample" "$mode" <<'PY'

@@ -38,6 +38,9 @@ command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq cur
 echo "== release build" >&2
 (cd "$root" && swift build -c release 2>&1 | grep -E "error|Build" >&2) || true
 bin=$root/.build/release/calldir  # `calldir serve` execs calldir-serve from the same folder
+echo "== release build of the constant-response baseline (Benchmarks package)" >&2
+(cd "$root/Benchmarks" && swift build -c release --product calldir-serve-constant 2>&1 | grep -E "error|Build" >&2) || true
+constant_bin=$root/Benchmarks/.build/release/calldir-serve-constant
 test -x "$bin" && test -x "$root/.build/release/calldir-serve"
 
 index=$work/index-$count.calldir
@@ -51,10 +54,12 @@ sample=$work/sample-$count.txt
 [ -s "$sample" ] || python3 "$scripts/gen-numbers.py" sample "$count" 42 20000 > "$sample"
 
 server_pid=
-start_server() {  # start_server LOGFILE --port PORT [extra args...]
+start_server() {  # start_server LOGFILE --port PORT [extra args...]; SERVER=binary to run instead
     local log=$1 p=$3
     shift
-    "$bin" serve --index "$index" "$@" 2>"$log" &
+    if [ -n "${SERVER:-}" ]; then "$SERVER" --index "$index" "$@" 2>"$log" &
+    else "$bin" serve --index "$index" "$@" 2>"$log" &
+    fi
     server_pid=$!
     for _ in $(seq 1 600); do
         curl -sf "http://127.0.0.1:$p/healthz" >/dev/null 2>&1 && return 0
@@ -95,7 +100,7 @@ echo "== $(du -h "$index" | cut -f1) index, $count entries; servers on :$port (l
 start_server "$work/serve.log" --port "$port" --threads "$server_threads"
 lookup_pid=$server_pid
 rss_start=$(ps -o rss= -p "$lookup_pid")
-start_server "$work/serve-constant.log" --port "$((port + 1))" --threads "$server_threads" --constant-response
+SERVER=$constant_bin start_server "$work/serve-constant.log" --port "$((port + 1))" --threads "$server_threads"
 constant_pid=$server_pid
 start_server "$work/serve-batch.log" --port "$((port + 2))" --threads "$batch_server_threads"
 batch_pid=$server_pid

@@ -17,6 +17,9 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Calling code for national numbers in requests, e.g. 1 or 41.", valueName: "code"))
     public var country: Int?
 
+    @OptionGroup(title: "Caller IDs that are not numbers")
+    public var callerPolicy: CallerPolicyOptions
+
     @Option(help: "Event-loop threads (default: one per core).")
     public var threads: Int?
 
@@ -29,16 +32,19 @@ public struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel = "info"
 
-    @Flag(name: .customLong("constant-response"), help: .hidden)
-    public var constantResponse = false
-
     public init() {}
+
+    public static let maxPollInterval = 86_400_000
 
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard pollInterval >= 0 else { throw ValidationError("--poll-interval must be 0 or more milliseconds.") }
+        // A day at most: the interval is converted to nanoseconds, which a huge value overflows.
+        guard (0...Self.maxPollInterval).contains(pollInterval) else {
+            throw ValidationError("--poll-interval must be 0 to \(Self.maxPollInterval) milliseconds (a day).")
+        }
+        try CallerPolicyOptions.validate(country: country)
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         guard ServeOptions.logLevels.contains(logLevel) else {
             throw ValidationError("Unknown --log-level '\(logLevel)'; use one of \(ServeOptions.logLevels.joined(separator: ", ")).")
@@ -48,7 +54,11 @@ public struct ServeOptions: ParsableArguments {
     /// What `calldir serve` and `calldir-serve --help` say about the daemon.
     public static let discussion = """
         GET /v1/lookup/{number}, POST /v1/lookup (a JSON array or one number per line, at most \
-        10,000), GET /healthz, GET /metrics (Prometheus). The index is verified before it is \
+        10,000), GET /healthz, GET /metrics (Prometheus). Every caller ID is answered 200: one \
+        that is not a number gets the --anonymous or --invalid action and says why. A single \
+        lookup answers JSON, or with ?format=text one line (block, identify<TAB>label, allow), \
+        or with ?format=status only a status (403 block, 200 identify, 204 allow); clients \
+        should time out within 500 ms and let the call through. The index is verified before it is \
         served; on SIGHUP, or when the file is replaced (a compile publishes by rename), the new \
         file is verified and swapped in while requests in flight finish on the old one. A missing \
         or damaged replacement is refused and the old index keeps serving. SIGTERM or SIGINT stops \
@@ -57,6 +67,7 @@ public struct ServeOptions: ParsableArguments {
         Examples:
           calldir serve --index spam.calldir
           curl -s localhost:8080/v1/lookup/+18005555555
+          curl -s 'localhost:8080/v1/lookup/anonymous?format=text'
           curl -s --data-binary @numbers.txt localhost:8080/v1/lookup
         """
 }

@@ -16,13 +16,16 @@ final class HTTPHandler: ChannelInboundHandler {
     }
 
     private let router: Router
+    /// What answers complete requests: the router, or a benchmark's stand-in.
+    private let responder: any Responder
     private let metrics: Metrics
     private let maxBodyBytes: Int
     private let requestLogger: Logger?
     private var state = State.idle
 
-    init(router: Router, metrics: Metrics, maxBodyBytes: Int, requestLogger: Logger?) {
+    init(router: Router, responder: any Responder, metrics: Metrics, maxBodyBytes: Int, requestLogger: Logger?) {
         self.router = router
+        self.responder = responder
         self.metrics = metrics
         self.maxBodyBytes = maxBodyBytes
         self.requestLogger = requestLogger
@@ -61,7 +64,7 @@ final class HTTPHandler: ChannelInboundHandler {
             guard case .receiving(let head, let body, let started) = state else { return }  // rejected: ignore
             state = .idle
             metrics.inFlight.increment(by: -1)
-            let response = router.respond(method: head.method, uri: head.uri, body: body)
+            let response = responder.respond(method: head.method, uri: head.uri, body: body, headers: head.headers)
             write(context, response, head: head, keepAlive: head.isKeepAlive, started: started)
         }
     }

@@ -84,13 +84,15 @@ public final class IndexHolder: Sendable {
     let retireWaitMilliseconds: Int
     private let current = Mutex<LoadedIndex?>(nil)
     private let reloadState = Mutex<ReloadState>(ReloadState())
+    /// Why the last load failed. Not in `reloadState`: that lock is held through a whole load
+    /// (seconds for a large file), and /healthz and 503 answers read this on an event loop.
+    private let lastFailure = Mutex<CallDirError?>(nil)
 
     private struct ReloadState {
         weak var retired: LoadedIndex?
         /// The file last looked at (loaded or refused): the watcher reloads when it changes.
         var lastSeen: FileIdentity?
         var missingReported = false
-        var lastError: CallDirError?
     }
 
     public init(path: String, metrics: Metrics, logger: Logger, retireWaitMilliseconds: Int = 2000) {
@@ -105,7 +107,7 @@ public final class IndexHolder: Sendable {
     public var snapshot: LoadedIndex? { current.withLock { $0 } }
 
     /// Why the last load failed, for /healthz before anything is loaded.
-    public var lastError: CallDirError? { reloadState.withLock { $0.lastError } }
+    public var lastError: CallDirError? { lastFailure.withLock { $0 } }
 
     /// Indexes mapped right now, and the most ever mapped at once.
     public var mappedCount: Int { mappings.live.load(ordering: .relaxed) }
@@ -148,7 +150,7 @@ public final class IndexHolder: Sendable {
             let failure = error as? CallDirError ?? CallDirError(.io, "\(error)", path: path)
             state.lastSeen = identity
             state.missingReported = identity == nil
-            state.lastError = failure
+            lastFailure.withLock { $0 = failure }
             metrics.reloadFailures.increment()
             let serving = snapshot.map { "still serving \($0.checksum)" } ?? "nothing loaded yet"
             logger.error("index refused, \(serving): \(failure.description)", metadata: ["reason": "\(reason)"])
@@ -162,7 +164,7 @@ public final class IndexHolder: Sendable {
         state.retired = previous
         state.lastSeen = identity
         state.missingReported = false
-        state.lastError = nil
+        lastFailure.withLock { $0 = nil }
         metrics.reloads.increment()
         let elapsed = clock.now - started
         let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15

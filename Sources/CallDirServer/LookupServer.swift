@@ -34,8 +34,8 @@ public final class LookupServer: Sendable {
         holder = IndexHolder(path: configuration.indexPath, metrics: metrics, logger: logger)
         watcher = ReloadWatcher(holder: holder)
         router = Router(holder: holder, metrics: metrics, limits: configuration.limits,
-                        normalizer: try NumberNormalizer(country: configuration.country),
-                        constantResponse: configuration.constantResponse)
+                        normalizer: try NumberNormalizer(country: configuration.country, checksNANP: configuration.checksNANP),
+                        policy: configuration.policy)
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
         stopped = group.next().makePromise()
     }
@@ -59,7 +59,7 @@ public final class LookupServer: Sendable {
         serverChannel.withLock { $0 = channel }
         logger.info("listening", metadata: [
             "address": "\(configuration.host):\(port)", "index": "\(configuration.indexPath)",
-            "threads": "\(configuration.threads)", "mode": "\(configuration.constantResponse ? "constant-response" : "lookup")",
+            "threads": "\(configuration.threads)", "mode": "\(configuration.responder == nil ? "lookup" : "\(type(of: configuration.responder!))")",
         ])
         holder.reload(reason: "start")
         watcher.start(pollIntervalNanoseconds: configuration.pollIntervalNanoseconds,
@@ -98,7 +98,7 @@ public final class LookupServer: Sendable {
         // constants and numbers, never from request data (and the validator costs a pipeline hop).
         try sync.configureHTTPServerPipeline(withErrorHandling: false, withOutboundHeaderValidation: false,
                                              withEncoderConfiguration: .init(), withDecoderLimitConfiguration: decoderLimits)
-        try sync.addHandler(HTTPHandler(router: router, metrics: metrics, maxBodyBytes: limits.maxBodyBytes,
+        try sync.addHandler(HTTPHandler(router: router, responder: configuration.responder ?? router, metrics: metrics, maxBodyBytes: limits.maxBodyBytes,
                                         requestLogger: configuration.logRequests ? logger : nil))
         let id = ObjectIdentifier(channel)
         connections.withLock { $0[id] = channel }

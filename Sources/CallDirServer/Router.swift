@@ -11,39 +11,58 @@ public struct Response: Sendable {
     public var route: Route
     /// The `Allow` header of a 405.
     public var allow: String?
+
+    public init(status: HTTPResponseStatus, body: ByteBuffer, contentType: String = "application/json", route: Route,
+                allow: String? = nil) {
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+        self.route = route
+        self.allow = allow
+    }
+}
+
+/// What answers a complete request. `Router` is the daemon's; a benchmark can put another in
+/// `ServerConfiguration.responder` to measure the HTTP stack alone (Benchmarks/Sources/
+/// calldir-serve-constant).
+public protocol Responder: Sendable {
+    func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders) -> Response
 }
 
 /// Routing as a pure function: method, URI and body in, response out. No sockets, no state of
 /// its own: the index comes from the holder (one snapshot per request, so a batch is answered
 /// by one index), counters go to `metrics`.
-public struct Router: Sendable {
+public struct Router: Responder {
     let holder: IndexHolder
     let metrics: Metrics
     let limits: ServerLimits
     let normalizer: NumberNormalizer
+    /// What caller IDs that are not numbers get.
+    let policy: CallerIDPolicy
     let allocator = ByteBufferAllocator()
-    /// The benchmark baseline's answer, when set (`--constant-response`).
-    let constant: ByteBuffer?
 
     public init(holder: IndexHolder, metrics: Metrics, limits: ServerLimits, normalizer: NumberNormalizer,
-                constantResponse: Bool = false) {
+                policy: CallerIDPolicy = CallerIDPolicy()) {
+        self.policy = policy
         self.holder = holder
         self.metrics = metrics
         self.limits = limits
         self.normalizer = normalizer
-        constant = constantResponse ? ByteBufferAllocator().buffer(string: #"{"action":"allow"}"#) : nil
     }
 
-    public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?) -> Response {
-        if let constant { return Response(status: .ok, body: constant, route: .lookup) }
+    /// `headers` matter only for a single lookup's `Accept` (see `ResponseFormat`).
+    public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders = HTTPHeaders()) -> Response {
         var uri = uri
         switch uri.withUTF8(Target.init) {
         case .lookup(let number):
             guard method == .GET || method == .HEAD else { return notAllowed(.lookup, allow: "GET, HEAD") }
-            guard let number else {
-                return error(.badRequest, .lookup, "bad-request", "the number is not valid percent-encoded UTF-8")
+            guard let format = uri.withUTF8({ ResponseFormat(uri: $0, headers: headers) }) else {
+                return error(.badRequest, .lookup, "bad-request", "format must be json, text or status")
             }
-            return lookup(number)
+            guard let number else {
+                return error(.badRequest, .lookup, "bad-request", "the number is not valid percent-encoded UTF-8", format: format)
+            }
+            return lookup(number, format: format)
         case .batch:
             guard method == .POST else { return notAllowed(.batch, allow: "POST") }
             return batch(body)
@@ -89,25 +108,24 @@ public struct Router: Sendable {
 
     // MARK: Routes
 
-    private func lookup(_ input: String) -> Response {
-        guard let loaded = holder.snapshot else { return notReady(.lookup) }
-        let number: Int64
-        switch normalize(input) {
-        case .success(let n): number = n
-        case .failure(let reason):
-            metrics.lookupsInvalid.increment()
-            return error(.badRequest, .lookup, "invalid-number", reason.message,
-                         extra: [("input", input), ("reason", reason.code)])
-        }
+    private func lookup(_ input: String, format: ResponseFormat) -> Response {
+        guard let loaded = holder.snapshot else { return notReady(.lookup, format: format) }
         let result: LookupResult
-        do { result = try loaded.index.lookup(number) } catch { return damaged(error, .lookup) }
-        count(result)
+        switch classify(input) {
+        case .number(let number):
+            do { result = try loaded.index.lookup(number) } catch { return damaged(error, .lookup, format: format) }
+            count(result)
+        case .notANumber(let reason):
+            metrics.lookupsInvalid.increment()
+            return notANumber(input, reason, loaded, format: format)
+        }
+        if format != .json { return verdict(result.action, label: result.label, format: format) }
         let identity = loaded.identity
-        let bound = 32 + RawWriter.jsonBound(input) + RawWriter.lookupBound(result) + identity.count
+        let bound = 32 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result) + identity.count
         var body = allocator.buffer(capacity: bound)
         body.writeRaw(maxBytes: bound) { out in
             out.text("{\"input\":")
-            out.jsonString(input)
+            out.string(input)
             out.byte(UInt8(ascii: ","))
             out.lookupMembers(result)
             out.text(",\"index\":")
@@ -115,6 +133,32 @@ public struct Router: Sendable {
             out.byte(UInt8(ascii: "}"))
         }
         return Response(status: .ok, body: body, route: .lookup)
+    }
+
+    /// The answer for a caller ID that is not a number: 200, the policy's action, and why.
+    private func notANumber(_ input: String, _ reason: RejectReason, _ loaded: LoadedIndex, format: ResponseFormat) -> Response {
+        let action = policy.action(for: reason)
+        if format != .json { return verdict(action.rawValue, label: nil, format: format) }
+        let bound = 32 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason) + loaded.identity.count
+        var body = allocator.buffer(capacity: bound)
+        body.writeRaw(maxBytes: bound) { out in
+            out.text("{\"input\":")
+            out.string(input)
+            out.byte(UInt8(ascii: ","))
+            out.notANumberMembers(reason, action: action)
+            out.text(",\"index\":")
+            loaded.identity.withUnsafeBytes { out.bytes($0) }
+            out.byte(UInt8(ascii: "}"))
+        }
+        return Response(status: .ok, body: body, route: .lookup)
+    }
+
+    /// A `text` or `status` answer.
+    private func verdict(_ action: String, label: String?, format: ResponseFormat) -> Response {
+        let status = format == .status ? ResponseFormat.verdictStatus(action: action) : .ok
+        let body = status == .noContent ? allocator.buffer(capacity: 0)
+            : ResponseFormat.textLine(action: action, label: label, allocator: allocator)
+        return Response(status: status, body: body, contentType: "text/plain; charset=utf-8", route: .lookup)
     }
 
     private func batch(_ body: ByteBuffer?) -> Response {
@@ -138,34 +182,27 @@ public struct Router: Sendable {
         out.writeStaticString(",\"results\":[")
         var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
         for (i, input) in inputs.enumerated() {
-            let answer: Result<LookupResult, Invalid>
-            switch normalize(input) {
-            case .success(let number):
-                do { answer = .success(try loaded.index.lookup(number)) } catch { return damaged(error, .batch) }
-            case .failure(let reason): answer = .failure(reason)
-            }
-            switch answer {
-            case .success(let result):
+            switch classify(input) {
+            case .number(let number):
+                let result: LookupResult
+                do { result = try loaded.index.lookup(number) } catch { return damaged(error, .batch) }
                 if result.blocked != nil { tally.block += 1 } else if result.label != nil { tally.identify += 1 } else { tally.allow += 1 }
-                out.writeRaw(maxBytes: 16 + RawWriter.jsonBound(input) + RawWriter.lookupBound(result)) { w in
+                out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result)) { w in
                     if i > 0 { w.byte(UInt8(ascii: ",")) }
                     w.text("{\"input\":")
-                    w.jsonString(input)
+                    w.string(input)
                     w.byte(UInt8(ascii: ","))
                     w.lookupMembers(result)
                     w.byte(UInt8(ascii: "}"))
                 }
-            case .failure(let reason):
+            case .notANumber(let reason):
                 tally.invalid += 1
-                let bound = 64 + RawWriter.jsonBound(input) + RawWriter.jsonBound(reason.code) + RawWriter.jsonBound(reason.message)
-                out.writeRaw(maxBytes: bound) { w in
+                out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
                     if i > 0 { w.byte(UInt8(ascii: ",")) }
                     w.text("{\"input\":")
-                    w.jsonString(input)
-                    w.text(",\"error\":\"invalid-number\",\"reason\":")
-                    w.jsonString(reason.code)
-                    w.text(",\"message\":")
-                    w.jsonString(reason.message)
+                    w.string(input)
+                    w.byte(UInt8(ascii: ","))
+                    w.notANumberMembers(reason, action: policy.action(for: reason))
                     w.byte(UInt8(ascii: "}"))
                 }
             }
@@ -195,23 +232,10 @@ public struct Router: Sendable {
 
     // MARK: Helpers
 
-    /// Why a text is not a number we can look up: the normaliser's reason, or one of our own.
-    struct Invalid: Error {
-        var code: String
-        var message: String
-    }
-
-    private func normalize(_ input: String) -> Result<Int64, Invalid> {
-        if input.utf8.count > limits.maxNumberLength {
-            return .failure(Invalid(code: RejectReason.tooLong.rawValue,
-                                    message: "longer than \(limits.maxNumberLength) characters"))
-        }
-        switch normalizer.normalize(input) {
-        case .success(.number(let number)): return .success(number)
-        case .success(.range):
-            return .failure(Invalid(code: "range", message: "lookups take single numbers, not patterns or ranges"))
-        case .failure(let reason): return .failure(Invalid(code: reason.rawValue, message: reason.explanation))
-        }
+    /// The caller ID's class; a text too long to be a number is not even normalised.
+    private func classify(_ input: String) -> CallerID {
+        if input.utf8.count > limits.maxNumberLength { return .notANumber(.tooLong) }
+        return normalizer.classify(input)
     }
 
     private func count(_ result: LookupResult) {
@@ -224,10 +248,15 @@ public struct Router: Sendable {
         }
     }
 
+    /// An error answer: JSON, or for `text`/`status` clients the line `error<TAB>code: message`.
     func error(_ status: HTTPResponseStatus, _ route: Route, _ code: String, _ message: String,
-               extra: [(String, String)] = []) -> Response {
+               format: ResponseFormat = .json) -> Response {
         var body = allocator.buffer(capacity: 128)
-        body.writeError(code, message, extra: extra)
+        guard format == .json else {
+            body.writeString("error\t\(code): \(message)\n")
+            return Response(status: status, body: body, contentType: "text/plain; charset=utf-8", route: route)
+        }
+        body.writeError(code, message)
         return Response(status: status, body: body, route: route)
     }
 
@@ -237,13 +266,13 @@ public struct Router: Sendable {
         return response
     }
 
-    private func notReady(_ route: Route) -> Response {
-        error(.serviceUnavailable, route, "not-ready", holder.lastError?.description ?? "no index loaded yet")
+    private func notReady(_ route: Route, format: ResponseFormat = .json) -> Response {
+        error(.serviceUnavailable, route, "not-ready", holder.lastError?.description ?? "no index loaded yet", format: format)
     }
 
-    private func damaged(_ failure: Error, _ route: Route) -> Response {
+    private func damaged(_ failure: Error, _ route: Route, format: ResponseFormat = .json) -> Response {
         let message = (failure as? CallDirError)?.description ?? "\(failure)"
-        return error(.internalServerError, route, "corrupt-index", message)
+        return error(.internalServerError, route, "corrupt-index", message, format: format)
     }
 }
 

@@ -1,3 +1,4 @@
+import CallDir
 import NIOCore
 
 /// What one client may hold: every bound a slow, buggy or hostile client runs into. The defaults
@@ -33,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Calling code for national numbers in requests (like `calldir lookup --country`).
     public var country: Int?
+    /// Check that numbers starting with 1 are possible NANP numbers (`--no-nanp-check` turns it off).
+    public var checksNANP = true
+    /// What withheld, empty and invalid caller IDs get (`--anonymous`, `--invalid`).
+    public var policy = CallerIDPolicy()
     public var limits = ServerLimits()
     /// Event-loop threads; defaults to the number of cores.
     public var threads: Int = System.coreCount
@@ -41,9 +46,9 @@ public struct ServerConfiguration: Sendable {
     public var pollIntervalNanoseconds: Int64 = 500_000_000
     /// Log one line per request (method, path, status, microseconds). Off by default.
     public var logRequests = false
-    /// Benchmark baseline: answer every request with the same small JSON body through the same
-    /// pipeline and handler, skipping routing and lookups (`calldir serve --constant-response`).
-    public var constantResponse = false
+    /// What answers requests instead of the router (benchmarks only: the baseline that answers
+    /// a constant through the same pipeline and handler). Nil: the router.
+    public var responder: (any Responder)?
     /// Install SIGHUP/SIGTERM/SIGINT handlers (the executable does; tests drive reloads directly).
     public var handleSignals = false
 

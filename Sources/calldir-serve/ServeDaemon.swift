@@ -34,10 +34,12 @@ struct ServeDaemon: ParsableCommand {
         config.host = options.host
         config.port = options.port
         config.country = options.country
+        config.checksNANP = !options.callerPolicy.noNANPCheck
+        config.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: options.callerPolicy.anonymous) ?? .allow,
+                                       invalid: CallerIDAction(rawValue: options.callerPolicy.invalid) ?? .allow)
         if let threads = options.threads { config.threads = threads }
         config.pollIntervalNanoseconds = Int64(options.pollInterval) * 1_000_000
         config.logRequests = options.logRequests
-        config.constantResponse = options.constantResponse
         config.handleSignals = true
         let server: LookupServer
         do {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDir
+import CallDirServeOptions
 
 struct CompileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,6 +65,9 @@ struct CompileCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Calling code for national numbers, e.g. 1, 33, 41. Without it, numbers must carry their country code.", valueName: "code"))
     var country: Int?
 
+    @Flag(name: .customLong("no-nanp-check"), help: "Accept numbers starting with 1 that are not possible North American numbers (area code or exchange starting with 0 or 1), as CallKit does, so spoofed caller IDs can be blocked.")
+    var noNANPCheck = false
+
     @Option(help: "Input format for every file: auto, text, vcard, json or plist.")
     var format: InputFormat = .auto
 
@@ -107,6 +111,7 @@ struct CompileCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try CallerPolicyOptions.validate(country: country)
         if block.isEmpty && identify.isEmpty && list.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
             throw ValidationError("Nothing to compile: give --block, --identify, --list, --block-sql or --identify-sql.")
         }
@@ -150,6 +155,7 @@ struct CompileCommand: ParsableCommand {
         options.identifySources = identify.map(file) + list.map { .list($0) } + identifySQL.map { .sqlite($0) }
         options.allowSources = allow.map(file)
         options.country = country
+        options.checksNANP = !noNANPCheck
         options.maxErrors = maxErrors
         options.skipInvalid = skipInvalid
         options.rejectsPath = rejects
@@ -166,7 +172,7 @@ struct CompileCommand: ParsableCommand {
         if json {
             var out = StdoutBuffer()
             out.write(s.json.rendered() + "\n")
-            out.flush()
+            _ = out.close()  // the index is published; a lost summary is reported on stderr
         }
         guard !quiet else { return }
         var line = "compiled \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"

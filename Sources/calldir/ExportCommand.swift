@@ -1,5 +1,6 @@
 import ArgumentParser
 import CallDir
+import CallDirReader
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

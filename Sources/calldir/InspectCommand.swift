@@ -20,7 +20,7 @@ struct InspectCommand: ParsableCommand {
         do { index = try CallDirIndex(path: file ?? DefaultIndex.path) } catch { throw Terminal.fail(error) }
         var out = StdoutBuffer()
         out.write((json ? index.infoJSON.rendered() : index.infoText) + "\n")
-        out.flush()
+        guard out.close() else { throw ExitCode(2) }
     }
 }
 
@@ -48,7 +48,7 @@ struct VerifyCommand: ParsableCommand {
             let summary = "ok: \(path): \(index.blockedCount + index.identifiedCount) entries, checksum \(index.checksumText)"
             out.write(json ? JSONValue.object([("path", .string(path)), ("ok", .bool(true)),
                                                ("checksum", .string(index.checksumText))]).rendered() + "\n" : summary + "\n")
-            out.flush()
+            guard out.close() else { throw ExitCode(2) }
         } catch let error as CallDirError {
             if json {
                 var out = StdoutBuffer()

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import CallDir
 import CallDirReader
+import CallDirServeOptions
 
 struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,16 +12,25 @@ struct LookupCommand: ParsableCommand {
         abstract: "Say whether numbers are blocked, identified (with their label), both, or unknown.",
         discussion: """
         Numbers may be formatted ('+1 (800) 555-5555', '00 41 21 560 12 34'), or national \
-        with --country. With '-', numbers are read from stdin, one per line, and answered in \
-        order. --json prints one JSON object per number (JSON Lines).
+        with --country. With '-', numbers are read from stdin, one per line, and every input \
+        line gets exactly one answer line, in order (blank lines too), so the output can be \
+        pasted next to the input. --json prints one JSON object per number (JSON Lines).
 
-        Exit status, like grep: 0 every number is listed, 1 some number is not, 2 an error \
-        (a missing or damaged index, or an input that is not a phone number).
+        An input that is not a number is answered, not refused: a withheld caller ID \
+        (anonymous, private, restricted, withheld, unavailable, unknown, or empty) gets the \
+        --anonymous action, anything else the --invalid action (both allow by default), and \
+        the answer says why: 'anonymous  unknown (not a number: anonymous)', in JSON \
+        "valid":false with "reason" and "message".
+
+        Exit status, like grep: 0 every answer is blocked or identified, 1 some answer is \
+        not (unknown, or allowed although not a number), 2 an error (a missing or damaged \
+        index, unreadable input, or stdout cannot be written), 64 bad usage.
 
         Examples:
           calldir lookup 18005555555
           calldir lookup --json '+1 877 555 5555' 12125550000
-          cut -f1 calls.tsv | calldir lookup --index spam.calldir - > answers.txt
+          cut -f1 calls.tsv | calldir lookup --index spam.calldir - | paste calls.tsv -
+          calldir lookup --anonymous block anonymous
         """
     )
 
@@ -33,16 +43,24 @@ struct LookupCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per number.")
     var json = false
 
+    @OptionGroup(title: "Caller IDs that are not numbers")
+    var callerPolicy: CallerPolicyOptions
+
     @Argument(help: ArgumentHelp("Numbers to look up, or '-' to read them from stdin.", valueName: "number"))
     var numbers: [String]
 
     func validate() throws {
         if numbers.isEmpty { throw ValidationError("Give at least one number, or '-' to read numbers from stdin.") }
         if numbers.contains("-") && numbers.count > 1 { throw ValidationError("'-' reads every number from stdin; give no other numbers.") }
+        try CallerPolicyOptions.validate(country: country)
     }
 
     func run() throws {
-        let status = FastLookup(index: index, country: country, json: json, numbers: numbers).run()
+        var fast = FastLookup(index: index, country: country, json: json, numbers: numbers)
+        fast.checksNANP = !callerPolicy.noNANPCheck
+        fast.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: callerPolicy.anonymous) ?? .allow,
+                                     invalid: CallerIDAction(rawValue: callerPolicy.invalid) ?? .allow)
+        let status = fast.run()
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -51,25 +69,25 @@ struct LookupCommand: ParsableCommand {
 final class Lookup {
     let index: CallDirIndex
     let normalizer: NumberNormalizer
+    let policy: CallerIDPolicy
     let json: Bool
     var out = StdoutBuffer()
+    /// Some answer was "allow": exit 1.
     var unlisted = false
+    /// The index was damaged: exit 2.
     var failed = false
 
-    init(index: CallDirIndex, normalizer: NumberNormalizer, json: Bool) {
+    init(index: CallDirIndex, normalizer: NumberNormalizer, policy: CallerIDPolicy, json: Bool) {
         self.index = index
         self.normalizer = normalizer
+        self.policy = policy
         self.json = json
     }
 
     func answer(_ input: String) {
-        switch normalizer.normalize(input) {
-        case .success(.number(let number)):
-            answer(number: number)
-        case .success(.range):
-            invalid(input, reason: "range", explanation: "lookup takes single numbers, not patterns or ranges")
-        case .failure(let reason):
-            invalid(input, reason: reason.rawValue, explanation: reason.explanation)
+        switch normalizer.classify(input) {
+        case .number(let number): answer(number: number)
+        case .notANumber(let reason): notANumber(input, reason: reason)
         }
     }
 
@@ -86,20 +104,25 @@ final class Lookup {
     func write(_ result: LookupResult) {
         if !result.isListed { unlisted = true }
         if json {
-            out.write(result.json.rendered() + "\n")
+            out.writeJSONLine(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }
         } else {
             out.writeLine(result)
         }
     }
 
-    private func invalid(_ input: String, reason: String, explanation: String) {
-        failed = true
+    /// One answer line for an input that is not a number: the policy's verdict and why.
+    func notANumber(_ input: String, reason: RejectReason) {
+        let action = policy.action(for: reason)
+        if action == .allow { unlisted = true }
         if json {
-            out.write(JSONValue.object([("input", .string(input)), ("error", .string(reason)),
-                                        ("message", .string(explanation))]).rendered() + "\n")
+            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
+                w.text("\"input\":")
+                w.string(input)
+                w.byte(UInt8(ascii: ","))
+                w.notANumberMembers(reason, action: action)
+            }
         } else {
-            out.flush()
-            Terminal.error("'\(input)' is not a phone number: \(explanation) (\(reason))")
+            out.writeLine(input: input, reason: reason, action: action)
         }
     }
 }

@@ -4,7 +4,8 @@ import Glibc
 import CallDir
 import CallDirReader
 
-/// Entry point. A plain `calldir lookup` (numbers, --index, --country, --json) is parsed by
+/// Entry point. A plain `calldir lookup` (numbers, --index, --country, --json, the caller-ID
+/// policy options) is parsed by
 /// hand and answered without setting up swift-argument-parser, whose reflection-based set-up
 /// costs about 2 ms: most of a one-shot lookup's wall time. Anything else, including --help
 /// and every error, goes through `CallDirCommand`, which documents and validates it.
@@ -23,6 +24,8 @@ struct FastLookup {
     var country: Int?
     var json = false
     var numbers: [String] = []
+    var checksNANP = true
+    var policy = CallerIDPolicy()
 
     init(index: String?, country: Int?, json: Bool, numbers: [String]) {
         self.index = index
@@ -39,7 +42,12 @@ struct FastLookup {
             switch argument {
             case "--json": json = true
             case "--index": guard let value = rest.popFirst() else { return nil }; index = value
-            case "--country": guard let value = rest.popFirst(), let code = Int(value) else { return nil }; country = code
+            case "--country":
+                guard let value = rest.popFirst(), let code = Int(value), (1...999).contains(code) else { return nil }
+                country = code
+            case "--anonymous": guard let value = rest.popFirst().flatMap(CallerIDAction.init) else { return nil }; policy.withheld = value
+            case "--invalid": guard let value = rest.popFirst().flatMap(CallerIDAction.init) else { return nil }; policy.invalid = value
+            case "--no-nanp-check": checksNANP = false
             case "-": numbers.append(argument)
             default:
                 if argument.hasPrefix("-") { return nil }  // --help, --index=..., typos: the full parser explains
@@ -54,7 +62,8 @@ struct FastLookup {
         let lookup: Lookup
         do {
             lookup = try Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path),
-                                normalizer: NumberNormalizer(country: country), json: json)
+                                normalizer: NumberNormalizer(country: country, checksNANP: checksNANP),
+                                policy: policy, json: json)
         } catch {
             _ = Terminal.fail(error)
             return 2
@@ -63,14 +72,14 @@ struct FastLookup {
             do {
                 try lookup.answerLines(path: "-")
             } catch {
-                lookup.out.flush()
+                _ = lookup.out.close()
                 _ = Terminal.fail(error)
                 return 2
             }
         } else {
             for number in numbers { lookup.answer(number) }
         }
-        lookup.out.flush()
+        guard lookup.out.close() else { return 2 }
         return lookup.failed ? 2 : (lookup.unlisted ? 1 : 0)
     }
 }

@@ -56,9 +56,12 @@ enum Terminal {
     }
 }
 
-/// Buffered stdout for bulk output.
+/// Buffered stdout for bulk output. A failed write (a full disk, a closed pipe) is remembered
+/// and reported by `close()`, so output cut short never exits 0.
 struct StdoutBuffer {
     private(set) var bytes: [UInt8] = []
+    /// errno of the first write that failed; later output is dropped.
+    private(set) var failure: Int32?
 
     mutating func write(_ text: String) {
         bytes.append(contentsOf: text.utf8)
@@ -70,9 +73,30 @@ struct StdoutBuffer {
         if self.bytes.count >= 1 << 16 { flush() }
     }
 
+    /// `{` + what `members` writes + `}` and a newline, straight into the buffer.
+    mutating func writeJSONLine(maxBytes: Int, _ members: (inout JSONWriter) -> Void) {
+        bytes.appendJSON(maxBytes: maxBytes + 3) { w in
+            w.byte(UInt8(ascii: "{"))
+            members(&w)
+            w.text("}\n")
+        }
+        if bytes.count >= 1 << 16 { flush() }
+    }
+
     mutating func flush() {
-        bytes.withUnsafeBytes { writeAll(1, $0) }
+        if failure == nil { failure = bytes.withUnsafeBytes { writeAll(1, $0) } }
         bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes; false (after saying why on stderr, unless the reader just went away) when
+    /// some output could not be written.
+    mutating func close() -> Bool {
+        flush()
+        guard let failure else { return true }
+        if failure != EPIPE {
+            Terminal.error("cannot write to stdout: \(String(cString: strerror(failure))); the output is incomplete")
+        }
+        return false
     }
 }
 
@@ -109,17 +133,20 @@ func formatFixed(_ value: Double, _ places: Int) -> String {
     return text
 }
 
-/// write(2) until done; gives up quietly on a closed pipe (the reader went away).
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+/// write(2) until done; the errno of a failure (EPIPE: the reader went away), else nil.
+@discardableResult
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
     var done = 0
     while done < bytes.count {
         let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-        if n < 0 { if errno == EINTR { continue }; return }
+        if n < 0 { if errno == EINTR { continue }; return errno }
         done += n
     }
+    return nil
 }
 
-func writeAll(_ fd: Int32, _ text: String) {
+@discardableResult
+func writeAll(_ fd: Int32, _ text: String) -> Int32? {
     var text = text
-    text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+    return text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
 }

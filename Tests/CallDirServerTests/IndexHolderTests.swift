@@ -37,6 +37,24 @@ struct IndexHolderTests {
         #expect(metrics.reloads.count == 2)
     }
 
+    @Test("why the last load failed is readable while a reload holds the reload lock")
+    func lastErrorDoesNotWaitForReloads() throws {
+        let (a, b, served) = try indexes()
+        let holder = IndexHolder(path: served, metrics: metrics, logger: quietLogger, retireWaitMilliseconds: 3000)
+        holder.reload(reason: "start")
+        let held = holder.snapshot  // a request still using index a
+        try scratch.publish(b, as: served)
+        holder.reloadIfReplaced()   // a is retired but held
+        try scratch.publish(a, as: served)
+        let reloading = Thread { holder.reload(reason: "test") }  // waits up to 3 s for a, holding the lock
+        reloading.start()
+        usleep(200_000)
+        let clock = ContinuousClock()
+        let took = clock.measure { _ = holder.lastError }
+        #expect(took < .seconds(1), "lastError waited \(took) for the reload lock")
+        withExtendedLifetime(held) {}
+    }
+
     @Test("a damaged or missing replacement is refused, counted once, and the old index keeps serving")
     func refusals() throws {
         let (a, b, served) = try indexes()

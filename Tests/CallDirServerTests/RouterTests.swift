@@ -20,8 +20,10 @@ struct RouterTests {
         router = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(country: nil))
     }
 
-    func call(_ method: HTTPMethod, _ uri: String, _ body: String? = nil) -> (status: Int, json: [String: Any], response: Response) {
-        let response = router.respond(method: method, uri: uri, body: body.map { ByteBuffer(string: $0) })
+    func call(_ method: HTTPMethod, _ uri: String, _ body: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
+              router: Router? = nil) -> (status: Int, json: [String: Any], response: Response) {
+        let response = (router ?? self.router).respond(method: method, uri: uri, body: body.map { ByteBuffer(string: $0) },
+                                                       headers: headers)
         let json = (try? JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8))) as? [String: Any] ?? [:]
         return (Int(response.status.code), json, response)
     }
@@ -67,18 +69,66 @@ struct RouterTests {
         #expect(json["action"] as? String == "block")
     }
 
-    @Test("an invalid number is a 400 with the reason; the input is echoed")
-    func invalidNumber() {
+    @Test("a caller ID that is not a number is a 200 with valid:false, the reason, and the policy's action")
+    func notANumber() throws {
         let (status, json, _) = call(.GET, "/v1/lookup/12%2345")
-        #expect(status == 400)
-        #expect(json["error"] as? String == "invalid-number")
+        #expect(status == 200)
+        #expect(json["valid"] as? Bool == false)
+        #expect(json["reason"] as? String == "invalid-pattern")
+        #expect(json["action"] as? String == "allow")
+        #expect(json["blocked"] as? Bool == false)
         #expect(json["input"] as? String == "12#45")
-        #expect(call(.GET, "/v1/lookup/123").json["reason"] as? String == "too-short")
+        #expect(json["index"] != nil)
+        #expect(call(.GET, "/v1/lookup/911").json["reason"] as? String == "too-short")
+        #expect(call(.GET, "/v1/lookup/12010000000").json["reason"] as? String == "invalid-area-code")
         #expect(call(.GET, "/v1/lookup/1900555%23%23%23%23").json["reason"] as? String == "range")
         #expect(call(.GET, "/v1/lookup/" + String(repeating: "1", count: 100)).json["reason"] as? String == "too-long")
+        #expect(call(.GET, "/v1/lookup/").json["reason"] as? String == "empty")
+        for withheld in ["anonymous", "Anonymous", "PRIVATE", "restricted", "%20withheld", "unavailable", "Unknown"] {
+            #expect(call(.GET, "/v1/lookup/" + withheld).json["reason"] as? String == "anonymous", "\(withheld)")
+        }
+        #expect(call(.GET, "/v1/lookup/anonymously").json["reason"] as? String == "invalid-character")
         #expect(call(.GET, "/v1/lookup/%zz").status == 400)
         #expect(call(.GET, "/v1/lookup/%C3%28").status == 400)  // not UTF-8
-        #expect(call(.GET, "/v1/lookup/").json["reason"] as? String == "empty")
+
+        let strict = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(),
+                            policy: CallerIDPolicy(withheld: .block, invalid: .allow))
+        #expect(call(.GET, "/v1/lookup/anonymous", router: strict).json["action"] as? String == "block")
+        #expect(call(.GET, "/v1/lookup/", router: strict).json["action"] as? String == "block")
+        #expect(call(.GET, "/v1/lookup/911", router: strict).json["action"] as? String == "allow")
+        let blockInvalid = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(),
+                                  policy: CallerIDPolicy(withheld: .allow, invalid: .block))
+        #expect(call(.GET, "/v1/lookup/911", router: blockInvalid).json["action"] as? String == "block")
+        #expect(call(.GET, "/v1/lookup/anonymous", router: blockInvalid).json["action"] as? String == "allow")
+        let lenient = Router(holder: holder, metrics: metrics, limits: ServerLimits(),
+                             normalizer: try NumberNormalizer(checksNANP: false))
+        let spoofed = call(.GET, "/v1/lookup/12010000000", router: lenient).json
+        #expect(spoofed["number"] as? String == "+12010000000" && spoofed["valid"] == nil)
+    }
+
+    @Test("response shapes: ?format=text|status, Accept: text/plain, errors as text")
+    func shapes() throws {
+        func text(_ uri: String, headers: HTTPHeaders = HTTPHeaders()) -> (Int, String) {
+            let response = call(.GET, uri, headers: headers).response
+            return (Int(response.status.code), String(buffer: response.body))
+        }
+        #expect(text("/v1/lookup/18005555555?format=text") == (200, "block\n"))
+        #expect(text("/v1/lookup/18775555555?format=text") == (200, "identify\tTelemarketer\n"))
+        #expect(text("/v1/lookup/12125550000?format=text") == (200, "allow\n"))
+        #expect(text("/v1/lookup/anonymous?format=text") == (200, "allow\n"))
+        #expect(text("/v1/lookup/18005555555", headers: ["Accept": "text/plain"]) == (200, "block\n"))
+        #expect(text("/v1/lookup/18005555555?x=1&format=json", headers: ["Accept": "text/plain"]).1.hasPrefix("{"))
+        #expect(text("/v1/lookup/18005555555?format=status") == (403, "block\n"))
+        #expect(text("/v1/lookup/18775555555?format=status") == (200, "identify\tTelemarketer\n"))
+        #expect(text("/v1/lookup/12125550000?format=status") == (204, ""))
+        #expect(text("/v1/lookup/abc?format=status") == (204, ""))
+        #expect(text("/v1/lookup/1?format=xml").0 == 400)
+        #expect(call(.GET, "/v1/lookup/18005555555?format=text").response.contentType == "text/plain; charset=utf-8")
+        let empty = IndexHolder(path: scratch.file("missing.calldir"), metrics: metrics, logger: quietLogger)
+        let unready = Router(holder: empty, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer())
+        let answer = call(.GET, "/v1/lookup/18005555555?format=text", router: unready).response
+        #expect(answer.status == .serviceUnavailable)
+        #expect(String(buffer: answer.body).hasPrefix("error\tnot-ready: "))
     }
 
     @Test("unknown paths are 404; wrong methods are 405 with Allow")
@@ -101,10 +151,10 @@ struct RouterTests {
         #expect(json["count"] as? Int == 5)
         #expect((json["index"] as? [String: Any])?["checksum"] as? String == holder.snapshot?.checksum)
         let results = try #require(json["results"] as? [[String: Any]])
-        #expect(results.map { $0["action"] as? String } == ["block", "identify", "allow", nil, "block"])
+        #expect(results.map { $0["action"] as? String } == ["block", "identify", "allow", "allow", "block"])
         #expect(results.map { $0["input"] as? String }
             == ["18005555555", "18775555555", "+1 212 555 0000", "nope", "18005555555"])
-        #expect(results[3]["error"] as? String == "invalid-number")
+        #expect(results[3]["valid"] as? Bool == false)
         #expect(results[3]["reason"] as? String == "invalid-character")
         #expect(results[0]["index"] == nil)
     }
@@ -170,14 +220,5 @@ struct RouterTests {
         ] {
             #expect(text.contains(needle), "missing: \(needle)")
         }
-    }
-
-    @Test("constant-response mode answers every request the same way (the benchmark baseline)")
-    func constant() throws {
-        let baseline = Router(holder: holder, metrics: metrics, limits: ServerLimits(),
-                              normalizer: try NumberNormalizer(country: nil), constantResponse: true)
-        let response = baseline.respond(method: .GET, uri: "/v1/lookup/18005555555", body: nil)
-        #expect(response.status == .ok)
-        #expect(String(buffer: response.body) == #"{"action":"allow"}"#)
     }
 }

@@ -1,6 +1,7 @@
 import CallDir
 import CallDirServer
 import Foundation
+import NIOCore
 import NIOHTTP1
 import Testing
 import CallDirReader
@@ -8,6 +9,26 @@ import CallDirReader
 /// The real server on 127.0.0.1 (ephemeral port), queried by a real HTTP client.
 @Suite("Server over HTTP")
 struct ServerIntegrationTests {
+    /// A stand-in for the router, as the benchmarks' constant-response server uses.
+    struct Fixed: Responder {
+        func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders) -> Response {
+            Response(status: .ok, body: ByteBuffer(string: "fixed \(uri)"), contentType: "text/plain", route: .other)
+        }
+    }
+
+    @Test("a configured responder answers instead of the router, through the same pipeline")
+    func responder() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let server = try startServer(index: try sampleIndex(scratch)) { $0.responder = Fixed() }
+        defer { server.stopAndWait() }
+        let client = try TestHTTPClient(port: server.port)
+        defer { client.close() }
+        let answer = try client.get("/v1/lookup/18005555555")
+        #expect(answer.status == 200 && answer.body == "fixed /v1/lookup/18005555555")
+        #expect(try client.get("/metrics").body == "fixed /metrics")
+    }
+
     @Test("every route and status through one keep-alive connection")
     func routes() throws {
         let scratch = Scratch()
@@ -28,8 +49,10 @@ struct ServerIntegrationTests {
         #expect(try client.get("/v1/lookup/1900-555-1234").json["blockedMatch"] as? String == "range")
 
         let invalid = try client.get("/v1/lookup/555")
-        #expect(invalid.status == 400)
-        #expect(invalid.json["error"] as? String == "invalid-number")
+        #expect(invalid.status == 200)
+        #expect(invalid.json["reason"] as? String == "too-short")
+        #expect(try client.request(.GET, "/v1/lookup/18005555555", headers: [("Accept", "text/plain")]).body == "block\n")  // a 5th block
+        #expect(try client.get("/v1/lookup/%zz").status == 400)
         #expect(try client.get("/nowhere").status == 404)
         let wrongMethod = try client.request(.DELETE, "/v1/lookup/18005555555")
         #expect(wrongMethod.status == 405)
@@ -40,7 +63,7 @@ struct ServerIntegrationTests {
         let batch = try client.post("/v1/lookup", #"["18005555555", "+1 877 555 5555", 12125550000, "x"]"#)
         #expect(batch.status == 200)
         let results = batch.json["results"] as? [[String: Any]] ?? []
-        #expect(results.map { $0["action"] as? String } == ["block", "identify", "allow", nil])
+        #expect(results.map { $0["action"] as? String } == ["block", "identify", "allow", "allow"])
         let text = try client.post("/v1/lookup", "18005555555\n+1 877 555 5555\n")
         #expect((text.json["results"] as? [[String: Any]])?.count == 2)
         #expect(try client.post("/v1/lookup", "[1,").status == 400)
@@ -54,7 +77,7 @@ struct ServerIntegrationTests {
         #expect(metrics.header("content-type")?.hasPrefix("text/plain") == true)
         #expect(metrics.body.contains(#"calldir_http_requests_total{route="lookup",status="400"} 1"#))
         #expect(metrics.body.contains(#"calldir_http_requests_total{route="batch",status="413"} 1"#))
-        #expect(metrics.body.contains(#"calldir_lookups_total{result="block"} 4"#))
+        #expect(metrics.body.contains(#"calldir_lookups_total{result="block"} 5"#))
     }
 
     @Test("a body over the limit is a 413 and the connection closes, by Content-Length or while streaming")

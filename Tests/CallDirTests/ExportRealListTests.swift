@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 /// compile -> export -> compile on the public lists in ../shared/realdata: the same bytes.
 @Suite("Export round trips on real lists")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirReader
 
 /// compile -> export -> compile gives the same bytes (text, CSV, Saracroche --list, Begone),
 /// or the same answers (vCard, which has no ranges).
@@ -59,8 +60,8 @@ struct ExportRoundTripTests {
         guard fileBytes(path) != fileBytes(original) else { return }
         let a = try CallDirIndex(path: original), b = try CallDirIndex(path: path)
         var blockedA: [Int64] = [], blockedB: [Int64] = []
-        a.forEachBlockedNumber { blockedA.append($0) }
-        b.forEachBlockedNumber { blockedB.append($0) }
+        try a.forEachBlockedNumber { blockedA.append($0) }
+        try b.forEachBlockedNumber { blockedB.append($0) }
         var identifiedA: [String] = [], identifiedB: [String] = []
         try a.forEachIdentifiedNumber { identifiedA.append("\($0) \($1)") }
         try b.forEachIdentifiedNumber { identifiedB.append("\($0) \($1)") }

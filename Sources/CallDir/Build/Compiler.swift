@@ -18,7 +18,7 @@ public final class Compiler {
     public init(options: CompileOptions, onDiagnostic: @escaping (Diagnostic) -> Void,
                 onProgress: ((Int) -> Void)? = nil) throws {
         self.options = options
-        normalizer = try NumberNormalizer(country: options.country)
+        normalizer = try NumberNormalizer(country: options.country, checksNANP: options.checksNANP)
         sourceNames = (options.blockSources + options.identifySources + options.allowSources).map(\.displayName)
         log = DiagnosticLog(limit: options.maxErrors, sourceNames: sourceNames, onDiagnostic: onDiagnostic)
         self.onProgress = onProgress
@@ -58,7 +58,7 @@ public final class Compiler {
             rejects.discard()
             throw error
         }
-        summary.rejected = rejects.counts
+        summary.rejected = Dictionary(uniqueKeysWithValues: rejects.counts.map { ($0.key.rawValue, $0.value) })
         summary.seconds = monotonicSeconds() - started
         return summary
     }
@@ -169,18 +169,17 @@ public final class Compiler {
     private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
-            try reject(origin, reason: reason.rawValue, explanation: reason.explanation, text: row.number)
+            try reject(origin, reason: reason, text: row.number)
             return nil
         case .success(let entry):
             if kind == .identify {
                 guard let label = row.label else {
-                    try reject(origin, reason: "missing-label", explanation: "identification entries need a label",
-                               text: row.number)
+                    try reject(origin, reason: .missingLabel, text: row.number)
                     return nil
                 }
                 // Labels seen before passed these checks; most rows repeat a known label.
                 if labels.knownID(label) == nil, let problem = LabelRule.problem(label) {
-                    try reject(origin, reason: problem, explanation: LabelRule.explanation(problem), text: row.number)
+                    try reject(origin, reason: problem, text: row.number)
                     return nil
                 }
             }
@@ -188,11 +187,11 @@ public final class Compiler {
         }
     }
 
-    private func reject(_ origin: Origin, reason: String, explanation: String, text: UnsafeRawBufferPointer) throws {
+    private func reject(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer) throws {
         try rejects.record(origin, reason: reason, text: text)
         if !options.skipInvalid {
             let shown = String(decoding: text.prefix(60), as: UTF8.self)
-            try log.report(origin, rule: reason, "'\(shown)' rejected: \(explanation) (\(reason))")
+            try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(reason.explanation) (\(reason.rawValue))")
         }
     }
 

@@ -1,3 +1,4 @@
+import CallDirReader
 /// The last stage before encoding, for one kind: enforces CallKit's strict ascending order
 /// (error 3) and uniqueness (error 4), collapses repeats under --dedupe, drops allowed numbers
 /// from blocking, interns labels, and appends to the encoder. A struct, like the encoder it
@@ -40,7 +41,7 @@ struct EntrySink {
         previousOrigin = origin
         if kind == .block, !allow.isEmpty, allow.contains(number) {
             allowed += 1
-            try rejects.record(origin, reason: "allowed", text: String(number))
+            try rejects.record(origin, reason: .allowed, text: String(number))
             return
         }
         var id: UInt32 = 0
@@ -63,7 +64,7 @@ struct EntrySink {
             let conflict = kind == .identify && label.map { !$0.elementsEqual(previousLabel) } ?? false
             if conflict { labelConflicts += 1 }
             let text = "\(number)" + (label.map { "," + String(decoding: $0, as: UTF8.self) } ?? "")
-            try rejects.record(origin, reason: conflict ? "label-conflict" : "duplicate", text: text)
+            try rejects.record(origin, reason: conflict ? .labelConflict : .duplicate, text: text)
             return
         }
         try log.report(origin, rule: "entries-out-of-order",

@@ -1,8 +1,9 @@
+import CallDirReader
 /// Counts every row that does not become an entry, by reason, and optionally lists each one
 /// (`--rejects FILE`: tab-separated `source:line`, reason, original text). Nothing is dropped
 /// without being counted here.
 final class RejectLog {
-    private(set) var counts: [String: Int] = [:]
+    private(set) var counts: [RejectReason: Int] = [:]
     private let file: AtomicFile?
     private let sourceNames: [String]
     private var line: [UInt8] = []
@@ -15,17 +16,17 @@ final class RejectLog {
 
     var total: Int { counts.values.reduce(0, +) }
 
-    func record(_ origin: Origin, reason: String, text: UnsafeRawBufferPointer) throws {
+    func record(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer) throws {
         counts[reason, default: 0] += 1
         guard let file else { return }
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: "\(sourceNames[origin.source]):\(origin.line)\t\(reason)\t".utf8)
+        line.append(contentsOf: "\(sourceNames[origin.source]):\(origin.line)\t\(reason.rawValue)\t".utf8)
         for byte in text where byte != 0x0A && byte != 0x0D { line.append(byte == 0x09 ? 0x20 : byte) }
         line.append(0x0A)
         try file.append(line)
     }
 
-    func record(_ origin: Origin, reason: String, text: String) throws {
+    func record(_ origin: Origin, reason: RejectReason, text: String) throws {
         var text = text
         try text.withUTF8 { try record(origin, reason: reason, text: UnsafeRawBufferPointer($0)) }
     }

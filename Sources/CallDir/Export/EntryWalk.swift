@@ -1,3 +1,4 @@
+import CallDirReader
 /// Ascending walks over one kind of an index, built on `CallDirIndex`'s public iteration
 /// (which checks what it reads). Ranges are small and read as arrays; numbers stream.
 struct EntryWalk {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CallDirReader
 
 /// Where an export goes: a file published atomically (`AtomicFile`: temp, fsync, rename), or
 /// standard output (`nil` or `-`), buffered. Every write error is thrown, stdout's included:

@@ -1,3 +1,4 @@
+import CallDirReader
 /// Writes an index in another list format, streaming: memory is bounded by the ranges and
 /// labels (small sections read as arrays), never by the numbers, except vCard's grouping
 /// by label, which holds at most `vcardBatch` numbers at a time.

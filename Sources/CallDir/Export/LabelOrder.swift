@@ -1,3 +1,4 @@
+import CallDirReader
 /// Identification rows in an order that makes a compile (without `--sort`) number the labels
 /// exactly as the index does.
 ///

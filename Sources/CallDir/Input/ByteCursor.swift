@@ -1,11 +1,13 @@
 /// Byte-at-a-time reading over a `ByteStream`, with line counting, for the JSON and plist
 /// scanners (formats where a value may span lines or a whole file may be one line).
 ///
-/// Memory is one 256 KiB buffer. `line` is the 1-based line of the next unread byte.
+/// Memory is one 256 KiB buffer, or none over bytes already in memory (a request body).
+/// `line` is the 1-based line of the next unread byte.
 final class ByteCursor {
     static let bufferSize = 256 << 10
 
-    let stream: ByteStream
+    let stream: ByteStream?
+    let name: String
     private(set) var line = 1
     private let buffer: UnsafeMutableRawBufferPointer
     private var position = 0
@@ -14,12 +16,20 @@ final class ByteCursor {
 
     init(stream: ByteStream) {
         self.stream = stream
+        name = stream.name
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
     }
 
-    deinit { buffer.deallocate() }
+    /// Reads `bytes` in place; they must outlive the cursor and are never written.
+    init(memory bytes: UnsafeRawBufferPointer, name: String) {
+        stream = nil
+        self.name = name
+        buffer = UnsafeMutableRawBufferPointer(mutating: bytes)
+        end = bytes.count
+        atEnd = true
+    }
 
-    var name: String { stream.name }
+    deinit { if stream != nil { buffer.deallocate() } }
 
     /// The next byte without consuming it, nil at end of input.
     @inline(__always)
@@ -67,7 +77,7 @@ final class ByteCursor {
     }
 
     private func refill() throws -> Bool {
-        if atEnd { return false }
+        guard !atEnd, let stream else { return false }
         position = 0
         end = try stream.read(into: buffer)
         if end == 0 { atEnd = true }

@@ -1,3 +1,4 @@
+import CallDirReader
 /// JSON lists in the Saracroche style, read as a stream: a top-level array of objects, or
 /// Saracroche's object form `{"version": ..., "name": ..., "patterns": [ ...objects... ]}`
 /// (other top-level keys are skipped).

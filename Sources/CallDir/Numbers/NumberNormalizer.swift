@@ -39,7 +39,10 @@ import CallDirReader
 ///    least 4 digits before its wildcards, country code included (`invalid-pattern`: no
 ///    "all of +44"). A number starting with `1` (North America) must have 11 digits, and
 ///    its area code and exchange (digits 2 and 5) must not be 0 or 1 (`invalid-area-code`;
-///    for patterns only digits that are present are checked).
+///    for patterns only digits that are present are checked). With `checksNANP: false`
+///    (`--no-nanp-check`) this last rule is skipped, as CallKit skips it: any 7 to 15 digits
+///    starting with 1 are taken as they are, so spoofed caller IDs such as 12010000000 can
+///    be listed and looked up.
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///
@@ -58,13 +61,17 @@ public struct NumberNormalizer: Sendable {
     }
 
     private let mode: Mode
-    /// 11 digits starting with 1 are E.164 as written (no --country, or --country 1).
+    /// Whether numbers starting with 1 must be possible North American numbers (rule 6).
+    public let checksNANP: Bool
+    /// 11 digits starting with 1 are E.164 as written and checked as NANP numbers (no
+    /// --country, or --country 1, and `checksNANP`).
     private let takesNANPAsIs: Bool
 
     /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or 1...999.
-    public init(country: Int? = nil) throws(CallDirError) {
+    public init(country: Int? = nil, checksNANP: Bool = true) throws(CallDirError) {
         self.country = country
-        takesNANPAsIs = country == nil || country == 1
+        self.checksNANP = checksNANP
+        takesNANPAsIs = (country == nil || country == 1) && checksNANP
         guard let country else { mode = .e164; return }
         guard (1...999).contains(country) else {
             throw CallDirError(.usage, "--country needs a calling code from 1 to 999 such as 1, 33 or 41 (got \(country))")
@@ -140,7 +147,7 @@ public struct NumberNormalizer: Sendable {
             return nil
         }
         if length > E164.maxDigits { return .failure(.tooLong) }
-        if lead == 0x31 {
+        if lead == 0x31, checksNANP {
             if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
             if !isPossibleNorthAmerican(value, literal: 11) { return .failure(.invalidAreaCode) }
         }
@@ -281,7 +288,7 @@ public struct NumberNormalizer: Sendable {
         if e164.wildcards > 0, e164.literal < Self.minPatternDigits { return .failure(.invalidPattern) }
         let scale = powerOfTen(e164.wildcards)
         let first = e164.value * scale
-        if e164.startsWith(1, length: 1) {
+        if checksNANP, e164.startsWith(1, length: 1) {
             if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
             if !isPossibleNorthAmerican(first, literal: e164.literal) { return .failure(.invalidAreaCode) }
         }

@@ -45,25 +45,11 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Through `JSONWriter`, the one escaping rule of calldir's JSON.
     static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        bytes.appendJSON(maxBytes: JSONWriter.stringBound(s)) { $0.string(s) }
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -1,0 +1,73 @@
+import CallDirReader
+/// What a lookup makes of one caller ID. Every input gets an answer: a PBX asks about every
+/// incoming call, and a withheld or malformed caller ID is an ordinary event, not an error.
+public enum CallerID: Equatable, Sendable {
+    /// A possible E.164 number, to look up in the index.
+    case number(Int64)
+    /// Not a number that can be looked up, and why: `.withheld` (`anonymous`, `private`...),
+    /// `.empty`, `.notASingleNumber` (a pattern or range), or a normaliser reason.
+    case notANumber(RejectReason)
+}
+
+/// What a policy says to do with a caller ID that is not a number.
+public enum CallerIDAction: String, Sendable, CaseIterable {
+    case allow
+    case block
+}
+
+/// What callers without a usable number get (`--anonymous`, `--invalid` on `lookup` and
+/// `serve`). Both default to `allow`: a lookup must never make calls fail closed, and
+/// "block anonymous callers" is a choice the operator makes.
+public struct CallerIDPolicy: Sendable, Equatable {
+    /// Withheld or empty caller IDs.
+    public var withheld: CallerIDAction
+    /// Everything else that is not a possible number (`911`, `12010000000`, `abc`).
+    public var invalid: CallerIDAction
+
+    public init(withheld: CallerIDAction = .allow, invalid: CallerIDAction = .allow) {
+        self.withheld = withheld
+        self.invalid = invalid
+    }
+
+    public func action(for reason: RejectReason) -> CallerIDAction {
+        reason.isWithheld ? withheld : invalid
+    }
+}
+
+extension RejectReason {
+    /// A caller ID that was withheld or left empty: the policy's `withheld` case.
+    public var isWithheld: Bool { self == .withheld || self == .empty }
+}
+
+extension NumberNormalizer {
+    /// Classifies a caller ID given as UTF-8 bytes (untrimmed). The words SIP and PSTN
+    /// gateways put in place of a withheld number (`anonymous` as RFC 3323 asks, `private`,
+    /// `restricted`, `withheld`, `unavailable`, `unknown`; any case) are `.withheld`.
+    public func classify(_ field: UnsafeRawBufferPointer) -> CallerID {
+        switch normalize(field) {
+        case .success(.number(let number)): return .number(number)
+        case .success(.range): return .notANumber(.notASingleNumber)
+        case .failure(let reason):
+            return .notANumber(reason == .invalidCharacter && isWithheldWord(field) ? .withheld : reason)
+        }
+    }
+
+    public func classify(_ field: String) -> CallerID {
+        var field = field
+        return field.withUTF8 { classify(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+private let withheldWords: [[UInt8]] = ["anonymous", "private", "restricted", "withheld", "unavailable", "unknown"]
+    .map { Array($0.utf8) }
+
+/// One of `withheldWords`, ASCII case-insensitively, with surrounding whitespace ignored.
+private func isWithheldWord(_ field: UnsafeRawBufferPointer) -> Bool {
+    var word = field[...]
+    while let first = word.first, first == 0x20 || first == 0x09 || first == 0x0D || first == 0x0A { word = word.dropFirst() }
+    while let last = word.last, last == 0x20 || last == 0x09 || last == 0x0D || last == 0x0A { word = word.dropLast() }
+    guard word.count <= 11 else { return false }
+    return withheldWords.contains { candidate in
+        candidate.count == word.count && zip(candidate, word).allSatisfy { $0 == $1 | 0x20 }
+    }
+}

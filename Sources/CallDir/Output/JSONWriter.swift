@@ -1,0 +1,154 @@
+import CallDirReader
+/// The one JSON writer of calldir: bytes straight into caller-provided memory, no tree and no
+/// String per answer, one capacity check per answer rather than per field (callgrind showed
+/// per-field buffer writes costing more than the index lookup). `JSONValue`, `calldir lookup
+/// --json` and the daemon all write through it, so their bytes agree by construction.
+///
+/// The caller reserves at least the bound of what it writes (`stringBound`, `lookupBound`...)
+/// and checks `count` against it afterwards.
+public struct JSONWriter {
+    private let base: UnsafeMutableRawPointer
+    public private(set) var count = 0
+
+    public init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    /// The most bytes `string` can write for `text`: every byte escaped as \u00XX.
+    public static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
+    /// The most bytes `lookupMembers` can write.
+    public static func lookupBound(_ result: LookupResult) -> Int { 400 + stringBound(result.label ?? "") }
+    /// The most bytes `notANumberMembers` can write.
+    public static func notANumberBound(_ reason: RejectReason) -> Int { 128 + stringBound(reason.explanation) }
+
+    @inline(__always)
+    public mutating func byte(_ value: UInt8) {
+        base.storeBytes(of: value, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    @inline(__always)
+    public mutating func text(_ literal: StaticString) {
+        (base + count).copyMemory(from: literal.utf8Start, byteCount: literal.utf8CodeUnitCount)
+        count += literal.utf8CodeUnitCount
+    }
+
+    public mutating func bytes(_ raw: UnsafeRawBufferPointer) {
+        guard let source = raw.baseAddress else { return }
+        (base + count).copyMemory(from: source, byteCount: raw.count)
+        count += raw.count
+    }
+
+    public mutating func decimal(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        withUnsafeMutableBytes(of: &scratch) { digits in
+            var at = digits.count
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes(UnsafeRawBufferPointer(rebasing: digits[at...]))
+        }
+    }
+
+    /// A JSON string literal: `"`, `\` and control characters escaped, everything else (valid
+    /// UTF-8, as every Swift String is) copied.
+    public mutating func string(_ value: String) {
+        byte(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var clean = 0  // start of the run not yet copied
+            for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean..<i])))
+                clean = i + 1
+                switch b {
+                case UInt8(ascii: "\""): text("\\\"")
+                case UInt8(ascii: "\\"): text("\\\\")
+                case UInt8(ascii: "\n"): text("\\n")
+                case UInt8(ascii: "\r"): text("\\r")
+                case UInt8(ascii: "\t"): text("\\t")
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    text("\\u00")
+                    byte(hex.utf8Start[Int(b >> 4)])
+                    byte(hex.utf8Start[Int(b & 15)])
+                }
+            }
+            bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean...])))
+        }
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// `{"first":..,"last":..}`.
+    public mutating func range(_ range: NumberRange) {
+        text("{\"first\":")
+        decimal(range.first)
+        text(",\"last\":")
+        decimal(range.last)
+        byte(UInt8(ascii: "}"))
+    }
+
+    /// The members of a lookup answer, without the enclosing braces: `number`, `e164`,
+    /// `action`, `blocked`, `blockedMatch`, `blockedRange`, `label`, `labelMatch`, `labelRange`.
+    public mutating func lookupMembers(_ result: LookupResult) {
+        text("\"number\":\"+")
+        decimal(result.number)
+        text("\",\"e164\":")
+        decimal(result.number)
+        if result.blocked != nil {
+            text(",\"action\":\"block\"")
+        } else if result.label != nil {
+            text(",\"action\":\"identify\"")
+        } else {
+            text(",\"action\":\"allow\"")
+        }
+        switch result.blocked {
+        case .exact?: text(",\"blocked\":true,\"blockedMatch\":\"exact\"")
+        case .range?: text(",\"blocked\":true,\"blockedMatch\":\"range\"")
+        case nil: text(",\"blocked\":false")
+        }
+        if let blockedRange = result.blockedRange {
+            text(",\"blockedRange\":")
+            range(blockedRange)
+        }
+        text(",\"label\":")
+        if let label = result.label { string(label) } else { text("null") }
+        switch result.labelMatch {
+        case .exact?: text(",\"labelMatch\":\"exact\"")
+        case .range?: text(",\"labelMatch\":\"range\"")
+        case nil: break
+        }
+        if let labelRange = result.labelRange {
+            text(",\"labelRange\":")
+            range(labelRange)
+        }
+    }
+
+    /// The members of the answer for a caller ID that is not a number, without the braces:
+    /// `"valid":false,"reason":...,"message":...,"action":...,"blocked":...,"label":null`.
+    public mutating func notANumberMembers(_ reason: RejectReason, action: CallerIDAction) {
+        text("\"valid\":false,\"reason\":")
+        string(reason.rawValue)
+        text(",\"message\":")
+        string(reason.explanation)
+        text(action == .block ? ",\"action\":\"block\",\"blocked\":true" : ",\"action\":\"allow\",\"blocked\":false")
+        text(",\"label\":null")
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Reserves `maxBytes`, lets `body` write at most that many, and keeps what it wrote.
+    @inline(__always)
+    public mutating func appendJSON(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
+        let start = count
+        append(contentsOf: repeatElement(0, count: maxBytes))
+        let written = withUnsafeMutableBytes { memory in
+            var writer = JSONWriter(memory.baseAddress! + start)
+            body(&writer)
+            precondition(writer.count <= maxBytes, "JSONWriter overran its bound")
+            return writer.count
+        }
+        removeLast(maxBytes - written)
+    }
+}

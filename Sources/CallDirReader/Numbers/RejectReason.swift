@@ -1,0 +1,65 @@
+/// Why a row did not become an entry, or why a caller ID is not a number that can be looked
+/// up: the one list of reasons. The raw values are stable: they appear in summaries,
+/// `--rejects` files, `calldir lookup --json` and the daemon's answers. It is an `Error` only
+/// so that it can be the failure of a `Result`; a rejected row is a diagnostic, not a thrown
+/// error.
+public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+    // What the normaliser says about a field (`NumberNormalizer.normalize`).
+    case empty = "empty"
+    case invalidCharacter = "invalid-character"
+    case tooShort = "too-short"
+    case tooLong = "too-long"
+    case missingCountryCode = "missing-country-code"
+    case invalidAreaCode = "invalid-area-code"
+    case invalidPattern = "invalid-pattern"
+    case invalidRange = "invalid-range"
+    // Identification rows whose label CallKit would refuse.
+    case missingLabel = "missing-label"
+    case emptyLabel = "empty-label"
+    case labelTooLong = "label-too-long"
+    case labelControlCharacter = "label-control-character"
+    case labelInvalidUTF8 = "label-invalid-utf8"
+    // Rows left out on purpose: `--dedupe` and `--allow`.
+    case duplicate = "duplicate"
+    case labelConflict = "label-conflict"
+    case allowed = "allowed"
+    // Lookups only: a pattern or range where one number was expected, and a caller ID that
+    // was withheld (`anonymous`, `private`, `restricted`...; see `CallerID`).
+    case notASingleNumber = "range"
+    case withheld = "anonymous"
+
+    /// The reasons `NumberNormalizer.normalize` can give.
+    public static let normalizerReasons: [RejectReason] = [
+        .empty, .invalidCharacter, .tooShort, .tooLong, .missingCountryCode, .invalidAreaCode,
+        .invalidPattern, .invalidRange,
+    ]
+
+    /// A sentence for diagnostics and answers.
+    public var explanation: String {
+        switch self {
+        case .empty: return "no digits"
+        case .invalidCharacter: return "contains a character that is not a digit or phone punctuation"
+        case .tooShort: return "too short to be an E.164 number"
+        case .tooLong: return "longer than E.164's 15 digits"
+        case .missingCountryCode: return "national number without a country code (use --country)"
+        case .invalidAreaCode:
+            return "not a possible North American number (area code or exchange starts with 0 or 1; --no-nanp-check accepts it)"
+        case .invalidPattern: return "'#' wildcards must be trailing digits of a number"
+        case .invalidRange: return "a range needs two numbers of equal length, first <= last"
+        case .missingLabel: return "identification entries need a label"
+        case .emptyLabel: return "identification entries need a non-empty label"
+        case .labelTooLong: return "labels are at most \(IndexFormat.maxLabelBytes) UTF-8 bytes"
+        case .labelControlCharacter: return "labels must not contain control characters"
+        case .labelInvalidUTF8: return "labels must be valid UTF-8"
+        case .duplicate: return "repeats the entry before it (--dedupe)"
+        case .labelConflict: return "repeats the entry before it with another label; the first label wins (--dedupe)"
+        case .allowed: return "on the allowlist (--allow)"
+        case .notASingleNumber: return "lookups take single numbers, not patterns or ranges"
+        case .withheld: return "the caller withheld the number (anonymous, private, restricted or unavailable)"
+        }
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (a: RejectReason, b: RejectReason) -> Bool { a.rawValue < b.rawValue }
+}

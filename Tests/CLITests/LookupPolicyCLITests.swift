@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Caller IDs that are not numbers, the policy flags, `--no-nanp-check`, and the exit codes
+/// scripts rely on, through the real `calldir` binary.
+@Suite("Lookup policy")
+struct LookupPolicyCLITests {
+    /// An index blocking +12015550100 and the impossible NANP number 12010000000.
+    func index(_ scratch: Scratch) throws -> String {
+        let index = scratch.file("i.calldir")
+        let block = scratch.write("b.txt", "12010000000\n12015550100\n")
+        let compiled = try CLI.run(["compile", "-q", "--no-nanp-check", "--block", block, "-o", index])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        return index
+    }
+
+    @Test("--anonymous and --invalid decide the answer; the fast path and the full parser agree")
+    func policy() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = try index(scratch)
+        let allowed = try CLI.run(["lookup", "--index", index, "anonymous", "911"])
+        #expect(allowed.stdout == "anonymous  unknown (not a number: anonymous)\n911  unknown (not a number: too-short)\n")
+        #expect(allowed.status == 1)
+        for form in [["--anonymous", "block"], ["--anonymous=block"]] {
+            let blocked = try CLI.run(["lookup", "--index", index] + form + ["Restricted"])
+            #expect(blocked.stdout == "Restricted  blocked (not a number: anonymous)\n")
+            #expect(blocked.status == 0)
+        }
+        let both = try CLI.run(["lookup", "--json", "--invalid", "block", "--index", index, "911", "private"])
+        #expect(both.stdout == """
+            {"input":"911","valid":false,"reason":"too-short","message":"too short to be an E.164 number","action":"block","blocked":true,"label":null}
+            {"input":"private","valid":false,"reason":"anonymous","message":"the caller withheld the number (anonymous, private, restricted or unavailable)","action":"allow","blocked":false,"label":null}
+
+            """)
+        #expect(both.status == 1)
+        let bad = try CLI.run(["lookup", "--anonymous", "reject", "--index", index, "x"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--anonymous must be allow or block"))
+    }
+
+    @Test("--no-nanp-check lists and finds numbers CallKit takes that are not possible NANP numbers")
+    func anyNANP() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = try index(scratch)
+        let lenient = try CLI.run(["lookup", "--no-nanp-check", "--index", index, "12010000000"])
+        #expect(lenient.stdout == "+12010000000  blocked\n")
+        #expect(lenient.status == 0)
+        let strict = try CLI.run(["lookup", "--index", index, "12010000000"])
+        #expect(strict.stdout == "12010000000  unknown (not a number: invalid-area-code)\n")
+        let refused = try CLI.run(["compile", "-q", "--block", scratch.write("c.txt", "12010000000\n"), "-o", scratch.file("j.calldir")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("--no-nanp-check accepts it"))
+    }
+
+    @Test("a bad --country is a usage error (64) for lookup, compile and serve", arguments: ["0", "1000", "-3"])
+    func badCountry(code: String) throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = try index(scratch)
+        #expect(try CLI.run(["lookup", "--index", index, "--country", code, "12015550100"]).status == 64)
+        #expect(try CLI.run(["lookup", "--index", index, "--country=\(code)", "12015550100"]).status == 64)
+        let list = scratch.write("l.txt", "12015550100\n")
+        #expect(try CLI.run(["compile", "--country", code, "--block", list, "-o", scratch.file("x.calldir")]).status == 64)
+        #expect(try CLI.run(["serve", "--index", index, "--country", code]).status == 64)
+    }
+
+    @Test("a --poll-interval too large to convert is a usage error, not a crash")
+    func hugePollInterval() throws {
+        let result = try CLI.run(["serve", "--index", "/nonexistent", "--poll-interval", "9223372036854775807"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--poll-interval must be 0 to 86400000"))
+    }
+
+    @Test("stdout that cannot be written (a file-size limit) exits 2 with a message, not 0 with a short file")
+    func stdoutWriteFailure() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = try index(scratch)
+        let numbers = scratch.write("n.txt", String(repeating: "12015550100\n", count: 100_000))
+        let output = scratch.file("answers.txt")
+        let shell = "trap '' XFSZ; ulimit -f 16; exec '\(CLI.binary)' lookup --index '\(index)' - < '\(numbers)' > '\(output)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", shell]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message.contains("cannot write to stdout: File too large"), "\(message)")
+    }
+}
