@@ -21,7 +21,7 @@ let package = Package(
         // `calldir-gen`: writes generated lists and query files for scripts and users.
         .executableTarget(name: "calldir-gen", dependencies: ["ListGenerator"]),
         // `calldir-bulk`: times library lookups of a query file, for the comparison script.
-        .executableTarget(name: "calldir-bulk", dependencies: [.product(name: "CallDir", package: "calldir")]),
+        .executableTarget(name: "calldir-bulk", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
         .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         // `calldir-serve-constant`: the daemon's HTTP stack answering a constant (serve-load.sh's baseline).
@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 "ListGenerator",
                 .product(name: "CallDir", package: "calldir"),
+                .product(name: "CallDirReader", package: "calldir"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CallDirBenchmarks",

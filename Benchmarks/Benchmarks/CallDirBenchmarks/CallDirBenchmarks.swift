@@ -1,5 +1,6 @@
 import Benchmark
 import CallDir
+import CallDirReader
 import Foundation
 
 // The issue 5 suite: compile throughput, index size, compile memory, lookup latency and

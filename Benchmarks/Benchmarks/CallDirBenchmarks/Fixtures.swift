@@ -1,4 +1,5 @@
 import CallDir
+import CallDirReader
 import Foundation
 import ListGenerator
 

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CallDir
+import CallDirReader
 
 // Times library lookups for the comparison script, the same way `baseline/cdb_bulk.c` and
 // `baseline/sqlite_bulk.c` time their peers: read every query into memory, open the index,
