@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallDirReader
 
 /// The spill file format, private to one sort: records in sorted order, each a 20-byte header
@@ -26,13 +21,15 @@ final class RunWriter {
 
     init(path: String, bufferSize: Int = 1 << 20) throws {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SpillFolder.ioError("cannot create spill file", path: path) }
+        switch Syscalls.createExclusive(path, mode: 0o600) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw SpillFolder.ioError("cannot create spill file", error, path: path)
+        }
         buffer = .allocate(byteCount: max(bufferSize, SpillFormat.headerSize), alignment: 8)
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Syscalls.close(fd) }
         buffer.deallocate()
     }
 
@@ -57,9 +54,9 @@ final class RunWriter {
     /// Writes what is buffered and closes the file.
     func finish() throws {
         try flush()
-        let result = close(fd)
+        let result = Syscalls.closeAfterWriting(fd, path: path)
         fd = -1
-        guard result == 0 else { throw SpillFolder.ioError("cannot close spill file", path: path) }
+        if case .failure(let error) = result { throw SpillFolder.ioError("cannot close spill file", error, path: path) }
     }
 
     private func flush() throws {
@@ -69,14 +66,8 @@ final class RunWriter {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SpillFolder.ioError("cannot write spill file", path: path)
-            }
-            done += n
+        if case .failure(let error) = Syscalls.writeAll(fd, bytes, path: path) {
+            throw SpillFolder.ioError("cannot write spill file", error, path: path)
         }
         length += bytes.count
     }
@@ -101,13 +92,15 @@ final class RunReader {
 
     init(path: String, bufferSize: Int) throws {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SpillFolder.ioError("cannot open spill file", path: path) }
+        switch Syscalls.openReadOnly(path) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw SpillFolder.ioError("cannot open spill file", error, path: path)
+        }
         buffer = .allocate(byteCount: max(bufferSize, SpillFormat.headerSize), alignment: 8)
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Syscalls.close(fd) }
         buffer.deallocate()
     }
 
@@ -145,10 +138,10 @@ final class RunReader {
         }
         if count > buffer.count { grow(to: count) }
         while end < count && !atEndOfFile {
-            let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SpillFolder.ioError("cannot read spill file", path: path)
+            let n: Int
+            switch Syscalls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]), path: path) {
+            case .success(let count): n = count
+            case .failure(let error): throw SpillFolder.ioError("cannot read spill file", error, path: path)
             }
             if n == 0 { atEndOfFile = true }
             end += n

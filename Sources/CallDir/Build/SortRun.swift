@@ -119,7 +119,7 @@ final class RunBuffer {
         let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let address, address != MAP_FAILED else {
             throw CallDirError(.limitExceeded,
-                               "cannot reserve \(capacity) bytes of memory for sorting (\(errnoText())); "
+                               "cannot reserve \(capacity) bytes of memory for sorting (\(SystemError.current().text)); "
                                    + "lower the memory budget")
         }
         base = address

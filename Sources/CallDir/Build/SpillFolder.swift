@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallDirReader
 
 /// A private folder (`mkdtemp`, mode 0700) for one sort's spill files. The folder and every
@@ -18,14 +13,13 @@ final class SpillFolder {
     /// Creates `calldir-sort-PID-XXXXXX` inside `parent`.
     init(parent: String) throws {
         let trimmed = parent.count > 1 && parent.hasSuffix("/") ? String(parent.dropLast()) : parent
-        var template = Array(StaleTemporaries.folderTemplate(parent: trimmed.isEmpty ? "." : trimmed).utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard created != nil else {
-            let reason = errnoText()
-            throw CallDirError(.io, "cannot create a spill folder for sorting in \(parent) (\(reason)); "
+        let template = StaleTemporaries.folderTemplate(parent: trimmed.isEmpty ? "." : trimmed)
+        switch Syscalls.makeTemporaryFolder(template: template) {
+        case .success(let created): path = created
+        case .failure(let error):
+            throw CallDirError(.io, "cannot create a spill folder for sorting in \(parent) (\(error.text)); "
                                    + "pass a writable folder with --tmpdir", path: parent)
         }
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         TemporaryFiles.register(path)
     }
 
@@ -44,7 +38,7 @@ final class SpillFolder {
     /// Removes one file made by `newFile()`.
     func remove(_ file: String) {
         guard files.remove(file) != nil else { return }
-        unlink(file)
+        Syscalls.unlink(file)
         TemporaryFiles.unregister(file)
     }
 
@@ -53,18 +47,17 @@ final class SpillFolder {
         guard !removed else { return }
         removed = true
         for file in files {
-            unlink(file)
+            Syscalls.unlink(file)
             TemporaryFiles.unregister(file)
         }
         files.removeAll()
-        rmdir(path)
+        Syscalls.removeFolder(path)
         TemporaryFiles.unregister(path)
     }
 
     /// An I/O error about a spill file, with errno's text and the usual remedies.
-    static func ioError(_ what: String, path: String) -> CallDirError {
-        let reason = errnoText()
-        return CallDirError(.io, "\(what) (\(reason)); free space in the temporary folder or pass "
-                                + "another one with --tmpdir", path: path)
+    static func ioError(_ what: String, _ error: SystemError, path: String) -> CallDirError {
+        CallDirError(.io, "\(what) (\(error.text)); free space in the temporary folder or pass "
+                         + "another one with --tmpdir", path: path)
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CallDirReader
 
 /// Where an export goes: a file published atomically (`AtomicFile`: temp, fsync, rename), or
@@ -52,16 +49,9 @@ final class ExportOutput {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
         if let file { return try buffer.withUnsafeBytes { try file.append($0) } }
-        try buffer.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(1, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw CallDirError(.io, "cannot write the export to standard output: \(errnoText())", path: name)
-                }
-                done += n
-            }
+        let written = buffer.withUnsafeBytes { Syscalls.writeAll(1, $0, path: name) }
+        if case .failure(let error) = written {
+            throw CallDirError(.io, "cannot write the export to standard output: \(error.text)", path: name)
         }
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CallDirReader
 
 /// A file written in full under a temporary name in the destination's folder, then published
@@ -30,17 +25,16 @@ final class AtomicFile {
         self.role = role
         let folder = AtomicFile.folder(of: destination)
         let base = destination.split(separator: "/").last.map(String.init) ?? "index"
-        var template = Array(StaleTemporaries.fileTemplate(folder: folder, destinationName: base).utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            let reason = errnoText()
+        let template = StaleTemporaries.fileTemplate(folder: folder, destinationName: base)
+        switch Syscalls.makeTemporaryFile(template: template, mode: 0o644) {
+        case .success(let created):
+            fd = created.fd
+            temporaryPath = created.path
+        case .failure(let error):
             throw CallDirError(.io, "cannot create a temporary file in \(folder) for \(role): "
-                                   + "\(reason); check that the folder exists and is writable", path: destination)
+                                   + "\(error.text); check that the folder exists and is writable", path: destination)
         }
-        self.fd = fd
-        self.temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         TemporaryFiles.register(temporaryPath)
-        fchmod(fd, 0o644)
         buffer.reserveCapacity(bufferLimit)
     }
 
@@ -60,8 +54,8 @@ final class AtomicFile {
     /// Overwrites bytes at `offset` (which must already have been appended).
     func write(_ bytes: [UInt8], at offset: Int) throws {
         try flush()
-        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
-        guard written == bytes.count else { throw ioError("write") }
+        let written = bytes.withUnsafeBytes { Syscalls.writeAll(fd, $0, at: offset, path: temporaryPath) }
+        try check(written, "write")
     }
 
     /// Makes the file durable and atomically replaces the destination.
@@ -74,25 +68,32 @@ final class AtomicFile {
     /// After it, only `commit()` or `discard()`.
     func prepare() throws {
         try flush()
-        guard fsync(fd) == 0 else { throw ioError("fsync") }
-        let closed = close(fd)
+        try check(Syscalls.fsync(fd, path: temporaryPath), "fsync")
+        let closed = Syscalls.closeAfterWriting(fd, path: temporaryPath)
         fd = -1
-        guard closed == 0 else { throw ioError("close") }  // NFS reports a failed write here
+        try check(closed, "close")
     }
 
     /// Renames the prepared file over the destination and syncs the folder.
     func commit() throws {
         precondition(fd < 0, "AtomicFile: commit() before prepare()")
-        guard rename(temporaryPath, destination) == 0 else { throw ioError("rename") }
+        try check(Syscalls.rename(temporaryPath, to: destination), "rename")
         TemporaryFiles.unregister(temporaryPath)
-        let dirFD = open(AtomicFile.folder(of: destination), O_RDONLY | O_DIRECTORY)
-        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
+        let folder = AtomicFile.folder(of: destination)
+        if case .success(let dirFD) = Syscalls.openFolder(folder) {
+            _ = Syscalls.fsync(dirFD, path: folder)
+            Syscalls.close(dirFD)
+        }
     }
 
     /// Removes the temporary file; the destination is left as it was.
     func discard() {
-        if fd >= 0 { close(fd); fd = -1; unlink(temporaryPath) } else if access(temporaryPath, F_OK) == 0 {
-            unlink(temporaryPath)
+        if fd >= 0 {
+            Syscalls.close(fd)
+            fd = -1
+            Syscalls.unlink(temporaryPath)
+        } else if Syscalls.exists(temporaryPath) {
+            Syscalls.unlink(temporaryPath)
         }
         TemporaryFiles.unregister(temporaryPath)
     }
@@ -110,20 +111,12 @@ final class AtomicFile {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError("write")
-            }
-            done += n
-        }
+        try check(Syscalls.writeAll(fd, bytes, path: temporaryPath), "write")
     }
 
-    private func ioError(_ what: String) -> CallDirError {
-        let reason = errnoText()
-        return CallDirError(.io, "\(what) failed while writing \(role): \(reason); "
+    private func check(_ result: Result<Void, SystemError>, _ what: String) throws {
+        guard case .failure(let error) = result else { return }
+        throw CallDirError(.io, "\(what) failed while writing \(role): \(error.text); "
                          + "nothing was published (free space, or check the folder's permissions)", path: destination)
     }
 
@@ -132,5 +125,3 @@ final class AtomicFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
-
-func errnoText() -> String { String(cString: strerror(errno)) }

@@ -1,10 +1,9 @@
-import Glibc
 import CallDirReader
 
 /// The one seam through which the library opens, inspects, reads and closes input files.
 ///
-/// Everything that reads a list goes through `InputFile`, so there is exactly one place that
-/// knows about descriptors, `errno` and `EINTR`. The path `-` means standard input (fd 0),
+/// Everything that reads a list goes through `InputFile`, and `InputFile` through `Syscalls`
+/// (errno, `EINTR`, injected faults). The path `-` means standard input (fd 0),
 /// which is never closed by the library.
 struct InputFile {
     /// The path that means standard input.
@@ -29,13 +28,11 @@ struct InputFile {
         if path == standardInputPath {
             return InputFile(descriptor: 0, name: "<stdin>", ownsDescriptor: false)
         }
-        var fd: Int32
-        repeat {
-            fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        } while fd < 0 && errno == EINTR
-        if fd < 0 {
-            let reason = errnoDescription()
-            throw CallDirError(.io, "cannot open for reading: \(reason); check the path and its permissions",
+        let fd: Int32
+        switch Syscalls.openReadOnly(path) {
+        case .success(let opened): fd = opened
+        case .failure(let error):
+            throw CallDirError(.io, "cannot open for reading: \(error.text); check the path and its permissions",
                                path: path)
         }
         let file = InputFile(descriptor: fd, name: path, ownsDescriptor: true)
@@ -48,35 +45,24 @@ struct InputFile {
 
     /// Whether the descriptor refers to a directory (`fstat`).
     func isDirectory() throws -> Bool {
-        var info = stat()
-        if fstat(descriptor, &info) != 0 {
-            throw CallDirError(.io, "cannot inspect the file: \(Self.errnoDescription())", path: name)
+        switch Syscalls.isFolder(descriptor) {
+        case .success(let isFolder): return isFolder
+        case .failure(let error): throw CallDirError(.io, "cannot inspect the file: \(error.text)", path: name)
         }
-        // S_IFMT / S_IFDIR are nested macros that Swift does not import.
-        return info.st_mode & 0o170000 == 0o040000
     }
 
-    /// Reads up to `buffer.count` bytes; returns 0 only at end of file. Retries on `EINTR`.
+    /// Reads up to `buffer.count` bytes; returns 0 only at end of file.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            let n = Glibc.read(descriptor, base, buffer.count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw CallDirError(.io, "cannot read: \(Self.errnoDescription()); check that the file is readable",
-                               path: name)
+        switch Syscalls.read(descriptor, into: buffer, path: name) {
+        case .success(let count): return count
+        case .failure(let error):
+            throw CallDirError(.io, "cannot read: \(error.text); check that the file is readable", path: name)
         }
     }
 
     /// Closes the descriptor if this value owns it. Errors from `close` on a read-only
     /// descriptor lose no data, so they are ignored.
     func close() {
-        if ownsDescriptor { _ = Glibc.close(descriptor) }
-    }
-
-    private static func errnoDescription() -> String {
-        let code = errno
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        if ownsDescriptor { Syscalls.close(descriptor) }
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CallDirReader
 
 /// Names of the temporaries a compile creates, carrying the owner's PID, so that a later run
 /// can recognise the ones left by a process that died without cleaning up (kill -9, power
@@ -24,12 +20,12 @@ enum StaleTemporaries {
 
     /// The mkstemp template for an output file beside `destinationName` in `folder`.
     static func fileTemplate(folder: String, destinationName: String) -> String {
-        "\(folder)/.\(destinationName)\(fileMarker)\(getpid()).XXXXXX"
+        "\(folder)/.\(destinationName)\(fileMarker)\(Syscalls.processID).XXXXXX"
     }
 
     /// The mkdtemp template for a spill folder inside `parent`.
     static func folderTemplate(parent: String) -> String {
-        "\(parent)/\(folderPrefix)\(getpid())-XXXXXX"
+        "\(parent)/\(folderPrefix)\(Syscalls.processID)-XXXXXX"
     }
 
     enum Kind: Equatable { case file, spillFolder }
@@ -54,7 +50,7 @@ enum StaleTemporaries {
 
     /// Whether no process with this PID exists (false when unsure, e.g. EPERM: it exists).
     static func ownerIsDead(_ pid: Int32) -> Bool {
-        pid > 0 && kill(pid, 0) != 0 && errno == ESRCH
+        Syscalls.processIsGone(pid)
     }
 
     /// Removes, in each folder, the temporaries whose owner is dead; returns how many were
@@ -69,7 +65,7 @@ enum StaleTemporaries {
                 guard let (pid, kind) = recognise(name), ownerIsDead(pid) else { continue }
                 let path = "\(folder)/\(name)"
                 switch kind {
-                case .file: if unlink(path) == 0 { removed += 1 }
+                case .file: if case .success = Syscalls.unlink(path) { removed += 1 }
                 case .spillFolder: if removeSpillFolder(path) { removed += 1 }
                 }
             }
@@ -79,8 +75,9 @@ enum StaleTemporaries {
 
     /// Removes a dead sort's `run-N.bin` files and then the folder, if nothing else is in it.
     private static func removeSpillFolder(_ path: String) -> Bool {
-        for name in entries(of: path) where isRunFileName(name) { unlink("\(path)/\(name)") }
-        return rmdir(path) == 0
+        for name in entries(of: path) where isRunFileName(name) { Syscalls.unlink("\(path)/\(name)") }
+        if case .success = Syscalls.removeFolder(path) { return true }
+        return false
     }
 
     static func isRunFileName(_ name: String) -> Bool {
@@ -90,18 +87,7 @@ enum StaleTemporaries {
     }
 
     /// The names in a folder (without . and ..); empty when it cannot be read.
-    private static func entries(of folder: String) -> [String] {
-        guard let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    private static func entries(of folder: String) -> [String] { Syscalls.folderEntries(folder) }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 

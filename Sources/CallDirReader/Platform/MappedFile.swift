@@ -27,7 +27,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return
         }
-        switch Syscalls.mapReadOnly(fd, length: length) {
+        switch Syscalls.mapReadOnly(fd, length: length, path: path) {
         case .success(let address): bytes = UnsafeRawBufferPointer(start: address, count: length)
         case .failure(let error): throw CallDirError(.io, "cannot map index: \(error.text)", path: path)
         }

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import CallDir
+@testable import CallDirReader
+
+/// File-system failures injected through `Syscalls` (no `ulimit`): a compile, with or without
+/// a spilling sort and a rejects list, and an export each leave the old output byte-identical
+/// and no temporary behind; readers report the failure as a `CallDirError` naming the file.
+/// Every fault is scoped to the test's own folder, and each test checks that it fired.
+@Suite("Injected file-system faults")
+struct InjectedFaultTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let call: SystemCall
+        let code: Int32
+        /// The part of the path after the test folder the fault is scoped to.
+        let target: String
+        var testDescription: String { "\(call.rawValue) \(SystemError(code: code).text) on \(target)" }
+    }
+
+    /// Failures while publishing an output file (index, rejects list, export).
+    static func publishingCases(_ target: String) -> [Case] {
+        [Case(call: .write, code: ENOSPC, target: target), Case(call: .write, code: EFBIG, target: target),
+         Case(call: .fsync, code: EIO, target: target), Case(call: .rename, code: EIO, target: target)]
+    }
+
+    static let compileCases = publishingCases("/.index.cdx.calldir.tmp")
+        + [Case(call: .mmap, code: ENOMEM, target: "/.index.cdx.calldir.tmp"),  // the read-back pass
+           Case(call: .open, code: EACCES, target: "/.index.cdx.calldir.tmp")]
+    static let rejectsCases = publishingCases("/.rejects.txt.calldir.tmp")
+    static let spillCases = [Case(call: .write, code: ENOSPC, target: "/calldir-sort-"),
+                             Case(call: .write, code: EFBIG, target: "/calldir-sort-"),
+                             Case(call: .read, code: EIO, target: "/calldir-sort-"),
+                             Case(call: .mkdir, code: ENOSPC, target: "/calldir-sort-"),
+                             Case(call: .open, code: EMFILE, target: "/calldir-sort-")]
+    static let exportCases = publishingCases("/.export.txt.calldir.tmp")
+
+    /// A list of up to `count` NANP numbers, ascending or not (one bad row when `withBadRow`).
+    static func writeList(_ folder: TempFolder, _ name: String, count: Int, seed: UInt64, sorted: Bool,
+                          withBadRow: Bool = false) -> String {
+        var rng = SeededGenerator(seed: seed)
+        var numbers = (0..<count).map { _ in randomNANP(using: &rng) }
+        if sorted { numbers = Set(numbers).sorted() }
+        var rows = numbers.map(String.init)
+        if withBadRow { rows.insert("not a number", at: count / 2) }
+        return folder.write(name, rows.joined(separator: "\n") + "\n")
+    }
+
+    /// An I/O error that gives errno's text (and names `path` when given).
+    static func expectReports(_ error: CallDirError?, _ code: Int32, path: String? = nil,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(error?.code == .io, sourceLocation: sourceLocation)
+        #expect(error?.message.contains(SystemError(code: code).text) == true, "\(String(describing: error))",
+                sourceLocation: sourceLocation)
+        if let path { #expect(error?.path == path, sourceLocation: sourceLocation) }
+    }
+
+    /// Compiles the old outputs, then a different list under the fault; checks the failure,
+    /// the old outputs and that only the expected files remain.
+    func expectOldOutputsSurvive(_ fault: Case, sort: Bool, rejects: Bool, count: Int) throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let output = folder.file("index.cdx")
+        let rejectsPath = rejects ? folder.file("rejects.txt") : nil
+        func configure(_ options: inout CompileOptions) {
+            options.sort = sort
+            options.dedupe = sort
+            options.memoryBudget = 1 << 20
+            options.temporaryFolder = folder.path
+            options.skipInvalid = rejects
+            options.rejectsPath = rejectsPath
+        }
+        let old = Self.writeList(folder, "old.txt", count: count, seed: 1, sorted: !sort, withBadRow: rejects)
+        try compile(block: [old], output: output, configure: configure)
+        let oldIndex = fileBytes(output)
+        let oldRejects = rejectsPath.map(fileBytes)
+        let new = Self.writeList(folder, "new.txt", count: count, seed: 2, sorted: !sort, withBadRow: rejects)
+        let id = Syscalls.inject(fault.call, errno: fault.code, pathContaining: folder.path + fault.target)
+        let error = #expect(throws: CallDirError.self) {
+            try compile(block: [new], output: output, configure: configure)
+        }
+        let fired = Syscalls.removeFault(id)
+        Self.expectReports(error, fault.code)
+        #expect(fired > 0, "the fault never fired: the code path was not taken")
+        #expect(fileBytes(output) == oldIndex, "the old index changed")
+        if let rejectsPath { #expect(fileBytes(rejectsPath) == oldRejects, "the old rejects list changed") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == (["index.cdx", "new.txt", "old.txt"] + (rejects ? ["rejects.txt"] : [])).sorted())
+    }
+
+    @Test("compile without --sort: a failed index write, fsync, rename, map or create leaves the old index",
+          arguments: compileCases)
+    func compileFaults(_ fault: Case) throws {
+        try expectOldOutputsSurvive(fault, sort: false, rejects: false, count: 2_000)
+    }
+
+    @Test("compile with --rejects: a failed rejects-list write, fsync or rename leaves both old outputs",
+          arguments: rejectsCases)
+    func rejectsFaults(_ fault: Case) throws {
+        try expectOldOutputsSurvive(fault, sort: true, rejects: true, count: 2_000)
+    }
+
+    @Test("compile --sort that spills: a failed spill write, read, folder or file creation leaves the old index",
+          arguments: spillCases)
+    func spillFaults(_ fault: Case) throws {
+        try expectOldOutputsSurvive(fault, sort: true, rejects: false, count: 60_000)
+    }
+
+    @Test("export: a failed write, fsync or rename leaves the old export", arguments: exportCases)
+    func exportFaults(_ fault: Case) throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = Self.writeList(folder, "list.txt", count: 3_000, seed: 3, sorted: true)
+        try compile(block: [list], output: folder.file("index.cdx"))
+        let index = try CallDirIndex(path: folder.file("index.cdx"))
+        let oldExport = folder.write("export.txt", "an older export\n")
+        let id = Syscalls.inject(fault.call, errno: fault.code, pathContaining: folder.path + fault.target)
+        let error = #expect(throws: CallDirError.self) {
+            try Exporter(index: index, options: ExportOptions(format: .text)).run(to: oldExport)
+        }
+        let fired = Syscalls.removeFault(id)
+        Self.expectReports(error, fault.code, path: oldExport)
+        #expect(fired > 0, "the fault never fired")
+        #expect(String(decoding: fileBytes(oldExport), as: UTF8.self) == "an older export\n")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["export.txt", "index.cdx", "list.txt"])
+        // Without the fault the same export goes through: the failure was the fault's.
+        #expect(try Exporter(index: index, options: ExportOptions(format: .text)).run(to: oldExport).records > 0)
+    }
+
+    @Test("an input list read with EIO: a CallDirError naming the file, the old index kept")
+    func inputReadFault() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = Self.writeList(folder, "list.txt", count: 200_000, seed: 4, sorted: true)
+        let output = folder.file("index.cdx")
+        let old = folder.write("index.cdx", "old bytes")
+        // after: 1, so the failure comes mid-file, after the reader has started parsing.
+        let id = Syscalls.inject(.read, errno: EIO, pathContaining: list, after: 1)
+        defer { Syscalls.removeFault(id) }
+        let error = #expect(throws: CallDirError.self) { try compile(block: [list], output: output) }
+        Self.expectReports(error, EIO, path: list)
+        #expect(Syscalls.timesFired(id) == 1)
+        #expect(fileBytes(old) == Array("old bytes".utf8))
+    }
+
+    @Test("an index whose open or mapping fails: a CallDirError naming it, not a crash",
+          arguments: [SystemCall.open, .mmap])
+    func indexOpenFault(_ call: SystemCall) throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = Self.writeList(folder, "list.txt", count: 100, seed: 5, sorted: true)
+        let path = folder.file("index.cdx")
+        try compile(block: [list], output: path)
+        let id = Syscalls.inject(call, errno: EIO, pathContaining: path)
+        defer { Syscalls.removeFault(id) }
+        let error = #expect(throws: CallDirError.self) { try CallDirIndex(path: path) }
+        Self.expectReports(error, EIO, path: path)
+        #expect(Syscalls.timesFired(id) == 1)
+        Syscalls.removeFault(id)
+        #expect(try CallDirIndex(path: path).blockedCount > 0)
+    }
+}
