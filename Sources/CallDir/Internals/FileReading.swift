@@ -36,7 +36,9 @@ struct InputFile {
                                path: path)
         }
         let file = InputFile(descriptor: fd, name: path, ownsDescriptor: true)
-        if try file.isDirectory() {
+        let isDirectory: Bool
+        do { isDirectory = try file.isDirectory() } catch { file.close(); throw error }
+        if isDirectory {
             file.close()
             throw CallDirError(.io, "is a directory; give the path of a list file", path: path)
         }
