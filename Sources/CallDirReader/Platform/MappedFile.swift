@@ -3,6 +3,8 @@
 public final class MappedFile: @unchecked Sendable {  // immutable after init
     public let path: String
     package let bytes: UnsafeRawBufferPointer
+    /// False for borrowed bytes, which deinit must not unmap.
+    private let isMapped: Bool
 
     public convenience init(path: String) throws {
         let fd: Int32
@@ -23,6 +25,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     /// Maps `length` bytes of an open descriptor (the writer maps what it wrote, to read it back).
     package init(fd: Int32, length: Int, path: String) throws {
         self.path = path
+        isMapped = true
         if length == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return
@@ -31,6 +34,14 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
         case .success(let address): bytes = UnsafeRawBufferPointer(start: address, count: length)
         case .failure(let error): throw CallDirError(.io, "cannot map index: \(error.text)", path: path)
         }
+    }
+
+    /// Reads `bytes` in place as an index file (the fuzzers open inputs so, without a file). The
+    /// caller keeps them alive and unchanged for the lifetime of this object.
+    package init(borrowing bytes: UnsafeRawBufferPointer, path: String) {
+        self.path = path
+        self.bytes = bytes
+        isMapped = false
     }
 
     /// Size of the file in bytes.
@@ -48,6 +59,6 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     }
 
     deinit {
-        if let base = bytes.baseAddress { Syscalls.unmap(base, length: bytes.count) }
+        if isMapped, let base = bytes.baseAddress { Syscalls.unmap(base, length: bytes.count) }
     }
 }

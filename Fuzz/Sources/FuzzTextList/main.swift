@@ -1,0 +1,9 @@
+import FuzzSupport
+
+// Input lists through a file as compile reads them: format detection (text/CSV, and the
+// others when the input looks like them), gzip sniffing, line reading, the CSV parser, rows
+// normalised.
+runFuzzer { data, size in
+    fuzzSource(fuzzBytes(data, size), format: .auto)
+    return 0
+}
