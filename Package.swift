@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The daemon's /metrics only (CallDirServer): instruments and their Prometheus exporter.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -30,7 +33,7 @@ let package = Package(
         .target(name: "CallDirReader", dependencies: ["CKernels"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CallDir", dependencies: ["CallDirReader", "CZlib", "CSQLite", "CKernels"]),
-        // The lookup daemon: NIO and swift-log live here only, never in the core.
+        // The lookup daemon: NIO, swift-log, swift-metrics and swift-prometheus live here only, never in the core.
         .target(
             name: "CallDirServer",
             dependencies: [
@@ -40,6 +43,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(

@@ -215,7 +215,8 @@ struct ServerIntegrationTests {
         let inFlight = try RawConnection(port: port)
         defer { inFlight.close() }
         inFlight.send("POST /v1/lookup HTTP/1.1\r\nHost: x\r\nContent-Length: 24\r\n\r\n18005555555\n")
-        for _ in 0..<20_000 where server.metrics.inFlight.count == 0 { usleep(500) }  // until the head is in
+        var polls = 0  // until the head is in (`count` reads the exporter's page: poll, don't spin)
+        while server.metrics.inFlight.count == 0 && polls < 20_000 { usleep(500); polls += 1 }
         #expect(server.metrics.inFlight.count == 1)
 
         server.stop(reason: "test")
