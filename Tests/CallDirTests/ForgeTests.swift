@@ -10,16 +10,8 @@ import CallDirReader
 struct ForgeTests {
     /// The small index of the damage tests: blocks of both kinds, labels, both range kinds.
     func makeIndex(_ folder: TempFolder) throws -> (bytes: [UInt8], probes: [Int64]) {
-        let blocked = (0..<600).map { 14_085_550_000 + Int64($0) * 7 }
-        let block = folder.write("b.txt", blocked.map { "\($0)\n" }.joined() + "1900555####\n")
-        let identified = (0..<300).map { 18_005_550_000 + Int64($0) * 13 }
-        let identify = folder.write("i.csv", identified.map { "\($0),Caller \($0 % 5)\n" }.joined() + "3316200####,Range\n")
-        let path = folder.file("small.calldir")
-        try compile(block: [block], identify: [identify], output: path)
-        let probes = blocked.enumerated().filter { $0.offset % 50 == 0 }.map(\.element)
-            + identified.enumerated().filter { $0.offset % 40 == 0 }.map(\.element)
-            + [1, 14_085_550_001, 18_005_550_001, 19_005_551_234, 33_162_001_234, 12_125_550_000, Int64.max - 1, Int64.max]
-        return (fileBytes(path), probes)
+        let (path, probes) = try DamageTests().makeIndex(folder)
+        return (fileBytes(path), probes + [1, Int64.max - 1, Int64.max])
     }
 
     func forge(_ bytes: [UInt8], _ edit: (inout Forger) -> Void, in folder: TempFolder) -> String {

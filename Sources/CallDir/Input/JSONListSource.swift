@@ -78,14 +78,7 @@ final class JSONListParser {
         try cursor.skipWhitespace()
         if try cursor.peek() == 0x7D { _ = try cursor.next() } else {
             while true {
-                try cursor.skipWhitespace()
-                let found = try cursor.peek()
-                guard found == 0x22 else { throw scanner.error("expected a string key but found \(describeFound(found))") }
-                key.removeAll(keepingCapacity: true)
-                try scanner.readString(into: &key)
-                try cursor.skipWhitespace()
-                try scanner.expect(0x3A, "':' after the key")
-                try cursor.skipWhitespace()
+                try readKey()
                 if key.elementsEqual("patterns".utf8) {
                     sawPatterns = true
                     try array(body)
@@ -152,20 +145,25 @@ final class JSONListParser {
     }
 
     /// Reads one object (cursor on `{`), keeping the wanted fields.
+    /// Reads `"key":` of an object member into `key`, with the white space around it.
+    private func readKey() throws {
+        try cursor.skipWhitespace()
+        let found = try cursor.peek()
+        guard found == 0x22 else { throw scanner.error("expected a string key but found \(describeFound(found))") }
+        key.removeAll(keepingCapacity: true)
+        try scanner.readString(into: &key)
+        try cursor.skipWhitespace()
+        try scanner.expect(0x3A, "':' after the key")
+        try cursor.skipWhitespace()
+    }
+
     private func object() throws {
         for index in fields.indices { fields[index] = nil }
         _ = try cursor.next()
         try cursor.skipWhitespace()
         if try cursor.peek() == 0x7D { _ = try cursor.next(); return }
         while true {
-            try cursor.skipWhitespace()
-            let found = try cursor.peek()
-            guard found == 0x22 else { throw scanner.error("expected a string key but found \(describeFound(found))") }
-            key.removeAll(keepingCapacity: true)
-            try scanner.readString(into: &key)
-            try cursor.skipWhitespace()
-            try scanner.expect(0x3A, "':' after the key")
-            try cursor.skipWhitespace()
+            try readKey()
             try value(for: Self.keys.firstIndex(of: key))
             try cursor.skipWhitespace()
             let next = try cursor.next()
