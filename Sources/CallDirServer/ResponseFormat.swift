@@ -1,4 +1,5 @@
 import CallDir
+import CallDirReader
 import NIOCore
 import NIOHTTP1
 
@@ -32,9 +33,9 @@ public enum ResponseFormat: Sendable, Equatable {
     }
 
     /// The body of a `text` answer (and of `status` answers that carry one).
-    static func textLine(action: String, label: String?, allocator: ByteBufferAllocator) -> ByteBuffer {
+    static func textLine(action: LookupAction, label: String?, allocator: ByteBufferAllocator) -> ByteBuffer {
         var body = allocator.buffer(capacity: 16 + (label?.utf8.count ?? 0))
-        body.writeString(action)
+        body.writeString(action.rawValue)
         if let label {
             body.writeInteger(UInt8(ascii: "\t"))
             body.writeString(label)
@@ -44,11 +45,11 @@ public enum ResponseFormat: Sendable, Equatable {
     }
 
     /// The status of a `status` answer.
-    static func verdictStatus(action: String) -> HTTPResponseStatus {
+    static func verdictStatus(action: LookupAction) -> HTTPResponseStatus {
         switch action {
-        case "block": return .forbidden
-        case "identify": return .ok
-        default: return .noContent
+        case .block: return .forbidden
+        case .identify: return .ok
+        case .allow: return .noContent
         }
     }
 }

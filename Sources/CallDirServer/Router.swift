@@ -138,7 +138,7 @@ public struct Router: Responder {
     /// The answer for a caller ID that is not a number: 200, the policy's action, and why.
     private func notANumber(_ input: String, _ reason: RejectReason, _ loaded: LoadedIndex, format: ResponseFormat) -> Response {
         let action = policy.action(for: reason)
-        if format != .json { return verdict(action.rawValue, label: nil, format: format) }
+        if format != .json { return verdict(action.verdict, label: nil, format: format) }
         let bound = 32 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason) + loaded.identity.count
         var body = allocator.buffer(capacity: bound)
         body.writeRaw(maxBytes: bound) { out in
@@ -154,7 +154,7 @@ public struct Router: Responder {
     }
 
     /// A `text` or `status` answer.
-    private func verdict(_ action: String, label: String?, format: ResponseFormat) -> Response {
+    private func verdict(_ action: LookupAction, label: String?, format: ResponseFormat) -> Response {
         let status = format == .status ? ResponseFormat.verdictStatus(action: action) : .ok
         let body = status == .noContent ? allocator.buffer(capacity: 0)
             : ResponseFormat.textLine(action: action, label: label, allocator: allocator)

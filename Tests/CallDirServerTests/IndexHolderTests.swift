@@ -23,12 +23,12 @@ struct IndexHolderTests {
         let holder = IndexHolder(path: served, metrics: metrics, logger: quietLogger)
         guard case .loaded = holder.reload(reason: "start") else { Issue.record("start failed"); return }
         var old = holder.snapshot
-        #expect(try old?.index.lookup(18_005_555_555).action == "block")
+        #expect(try old?.index.lookup(18_005_555_555).action == .block)
 
         try scratch.publish(b, as: served)
         holder.reloadIfReplaced()
-        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == "identify")
-        #expect(try old?.index.lookup(18_005_555_555).action == "block")  // still mapped, still right
+        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == .identify)
+        #expect(try old?.index.lookup(18_005_555_555).action == .block)  // still mapped, still right
         #expect(holder.mappedCount == 2)
         old = nil
         #expect(holder.mappedCount == 1)
@@ -75,14 +75,14 @@ struct IndexHolderTests {
         #expect(metrics.reloadFailures.count == 2)
         #expect(holder.lastError?.code == .io)
         #expect(holder.snapshot?.checksum == checksum)
-        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == "block")
+        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == .block)
 
         if case .refused = holder.reload(reason: "SIGHUP") {} else { Issue.record("SIGHUP on a missing file must be refused") }
         #expect(metrics.reloadFailures.count == 3)
 
         try scratch.publish(b, as: served)
         holder.reloadIfReplaced()
-        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == "identify")
+        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == .identify)
         #expect(holder.lastError == nil)
         _ = a
     }
@@ -105,7 +105,7 @@ struct IndexHolderTests {
         #expect(first != nil)
         first = nil
         holder.reloadIfReplaced()  // released now: the deferred replacement goes in
-        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == "block")
+        #expect(try holder.snapshot?.index.lookup(18_005_555_555).action == .block)
         #expect(holder.mappedHighWater == 2)
     }
 

@@ -70,7 +70,7 @@ struct ValidationTests {
         let summary = try compile(block: [block], identify: [identify], output: folder.file("i.calldir"))
         #expect(summary.numbersInBoth == 1)
         let result = try CallDirIndex(path: folder.file("i.calldir")).lookup(18_775_555_555)
-        #expect(result.blocked == .exact && result.label == "Telemarketer" && result.action == "block")
+        #expect(result.blocked == .exact && result.label == "Telemarketer" && result.action == .block)
     }
 
     @Test("labels: missing, too long, control characters, invalid UTF-8 are rejected with their line")

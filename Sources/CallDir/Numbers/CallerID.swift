@@ -13,6 +13,9 @@ public enum CallerID: Equatable, Sendable {
 public enum CallerIDAction: String, Sendable, CaseIterable {
     case allow
     case block
+
+    /// The lookup verdict this policy action gives.
+    public var verdict: LookupAction { self == .block ? .block : .allow }
 }
 
 /// What callers without a usable number get (`--anonymous`, `--invalid` on `lookup` and

@@ -59,7 +59,7 @@ extension LookupResult {
         var members: [(String, JSONValue)] = [
             ("number", .string("+\(number)")),
             ("e164", .int(number)),
-            ("action", .string(action)),
+            ("action", .string(action.rawValue)),
             ("blocked", .bool(blocked != nil)),
         ]
         if let blocked { members.append(("blockedMatch", .string(blocked.rawValue))) }

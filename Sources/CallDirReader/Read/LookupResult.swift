@@ -22,9 +22,16 @@ public struct LookupResult: Equatable, Sendable {
 
     public var isListed: Bool { blocked != nil || label != nil }
 
-    /// What a telephony server should do: `block`, `identify` (ring with a label) or `allow`.
-    public var action: String {
-        if blocked != nil { return "block" }
-        return label != nil ? "identify" : "allow"
+    /// What a telephony server should do: block, identify (ring with a label) or allow.
+    public var action: LookupAction {
+        if blocked != nil { return .block }
+        return label != nil ? .identify : .allow
     }
+}
+
+/// A lookup's verdict; the raw values are the words JSON and text answers use.
+public enum LookupAction: String, Sendable, CaseIterable {
+    case block
+    case identify
+    case allow
 }
