@@ -13,13 +13,7 @@ struct ServeDescriptorLimitTests {
         defer { scratch.remove() }
         let index = try scratch.compile("i.calldir", block: ["18005555555"])
         let log = scratch.file("serve.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -n 64 && exec \"$0\" serve --index \"$1\" --port 0 --threads 1 --poll-interval 0",
-                             ServeProcessTests.binary, index]
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try process.run()
+        let process = try startServe(index: index, descriptorLimit: 64, threads: 1, log: log)
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         func logText() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
         func waitFor(_ condition: () -> Bool) { for _ in 0..<1000 where !condition() { usleep(10_000) } }

@@ -27,13 +27,7 @@ struct ServeSoakTests {
         }
         let index = try scratch.compile("soak.calldir", block: Set(numbers + [18_005_555_555]).sorted().map(String.init))
         let log = scratch.file("serve.log")
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -n 4096 && exec \"$0\" serve --index \"$1\" --port 0 --threads 2 --poll-interval 0",
-                             ServeProcessTests.binary, index]
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try process.run()
+        let process = try startServe(index: index, descriptorLimit: 4096, threads: 2, log: log)
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         func logText() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
         for _ in 0..<2000 where !(logText().contains("index loaded") || !process.isRunning) { usleep(10_000) }

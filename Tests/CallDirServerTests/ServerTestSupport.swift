@@ -221,3 +221,15 @@ struct RawConnection {
 
     func close() { Glibc.close(fd) }
 }
+
+/// Starts `calldir serve` on `index` (port 0) under a descriptor limit, its stderr to `log`.
+func startServe(index: String, descriptorLimit: Int, threads: Int, log: String) throws -> Process {
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" serve --index \"$1\" --port 0 --threads \(threads) --poll-interval 0",
+                         ServeProcessTests.binary, index]
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+    try process.run()
+    return process
+}
