@@ -54,3 +54,16 @@ struct Scratch {
     }
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// Runs `bash -c shell`; returns the exit status and stderr.
+func runShell(_ shell: String) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", shell]
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, message)
+}

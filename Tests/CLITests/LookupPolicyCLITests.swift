@@ -81,15 +81,8 @@ struct LookupPolicyCLITests {
         let numbers = scratch.write("n.txt", String(repeating: "12015550100\n", count: 100_000))
         let output = scratch.file("answers.txt")
         let shell = "trap '' XFSZ; ulimit -f 16; exec '\(CLI.binary)' lookup --index '\(index)' - < '\(numbers)' > '\(output)'"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", shell]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let (status, message) = try runShell(shell)
+        #expect(status == 2)
         #expect(message.contains("cannot write to stdout: File too large"), "\(message)")
     }
 }

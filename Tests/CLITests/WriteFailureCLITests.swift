@@ -72,18 +72,6 @@ struct WriteFailureCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".tmp.") }.isEmpty)
     }
 
-    /// Runs `bash -c shell`; returns the exit status and stderr.
-    private func runShell(_ shell: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", shell]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, message)
-    }
 
     @Test("an output folder that does not exist is a clear I/O error")
     func missingFolder() throws {
