@@ -10,7 +10,7 @@ struct BlockDecodeTests {
         let padded = bytes + [UInt8](repeating: 0, count: 8)  // the section's padding
         return padded.withUnsafeBytes { raw in
             let block = UnsafeRawBufferPointer(rebasing: raw[0..<bytes.count])
-            guard let reader = EliasFanoBlockReader(bytes: block, count: count, base: base) else { return ([], []) }
+            guard let reader = EliasFanoBlockReader(bytes: block, count: count, base: base, identified: false) else { return ([], []) }
             var reference: [Int64] = []
             reader.forEach { reference.append($0); return true }
             let out = UnsafeMutablePointer<Int64>.allocate(capacity: count)

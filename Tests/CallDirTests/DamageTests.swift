@@ -10,7 +10,9 @@ struct DamageTests {
         let blocked = (0..<600).map { 14_085_550_000 + Int64($0) * 7 }
         let block = folder.write("b.txt", blocked.map { "\($0)\n" }.joined() + "1900555####\n")
         let identified = (0..<300).map { 18_005_550_000 + Int64($0) * 13 }
-        let identify = folder.write("i.csv", identified.map { "\($0),Caller \($0 % 5)\n" }.joined() + "3316200####,Range\n")
+        // Shared labels (repeated) and stream labels (one per entry), mixed within blocks.
+        let identify = folder.write("i.csv", identified.map { "\($0),\($0 % 3 == 0 ? "Business \($0)" : "Caller \($0 % 5)")\n" }
+            .joined() + "3316200####,Range\n")
         let path = folder.file("small.calldir")
         try compile(block: [block], identify: [identify], output: path)
         let probes = blocked.enumerated().filter { $0.offset % 40 == 0 }.map(\.element)
@@ -80,14 +82,16 @@ struct DamageTests {
         defer { folder.remove() }
         let (path, _) = try makeIndex(folder)
         var bytes = fileBytes(path)
-        bytes[8] = 2
-        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-        do {
-            _ = try CallDirIndex(path: path)
-            Issue.record("version 2 was accepted")
-        } catch let error as CallDirError {
-            #expect(error.code == .unsupportedVersion)
-            #expect(error.message.contains("version 2"))
+        for (version, words) in [(UInt8(3), "version 3"), (1, "format 1.0, written by calldir 0.1: recompile")] {
+            bytes[8] = version
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            do {
+                _ = try CallDirIndex(path: path)
+                Issue.record("version \(version) was accepted")
+            } catch let error as CallDirError {
+                #expect(error.code == .unsupportedVersion)
+                #expect(error.message.contains(words), "\(error.message)")
+            }
         }
     }
 

@@ -62,12 +62,28 @@ struct Forger {
         return result
     }
 
+    /// Label blocks of a label store (kind 10 or 11): the directory is the store's last
+    /// ceil(count / 64) * 8 bytes; offsets are from the section's start.
+    func labelBlocks(_ kind: UInt64) -> [(start: Int, end: Int, crcAt: Int)] {
+        guard let store = section(kind), let count = read(store.offset, 8) else { return [] }
+        let blockCount = Int(min(count, 1 << 20) + 63) / 64
+        let directory = store.offset + store.length - 8 * blockCount
+        guard directory >= store.offset + 16 else { return [] }
+        return (0..<blockCount).compactMap { b in
+            let at = directory + 8 * b
+            guard let start = read(at, 4) else { return nil }
+            let end = b + 1 < blockCount ? read(at + 8, 4).map { store.offset + Int($0) } ?? 0 : directory
+            return (store.offset + Int(start), end, at + 4)
+        }
+    }
+
     /// Recomputes every checksum, innermost first.
     mutating func reseal() {
-        for (numbers, directory) in [(UInt64(2), UInt64(3)), (4, 5)] {
-            for block in blocks(numbers: numbers, directory: directory) where block.start <= block.end && block.end <= bytes.count {
-                write(block.crcAt, 4, UInt64(Self.crc(bytes[block.start..<block.end])))
-            }
+        var blocks = [(start: Int, end: Int, crcAt: Int)]()
+        for (numbers, directory) in [(UInt64(2), UInt64(3)), (4, 5)] { blocks += self.blocks(numbers: numbers, directory: directory) }
+        blocks += labelBlocks(10) + labelBlocks(11)
+        for block in blocks where block.start <= block.end && block.end <= bytes.count {
+            write(block.crcAt, 4, UInt64(Self.crc(bytes[block.start..<block.end])))
         }
         for s in sections { write(s.entry + 24, 4, UInt64(Self.crc(bytes[s.offset..<(s.offset + s.length)]))) }
         if let count = read(12, 4), let table = read(24, 8), count <= 1024,
@@ -104,11 +120,28 @@ struct Forger {
                 where at >= block.start && at < block.end {
                     fields.append(Field(name: "numbers \(numbers) block \(b) byte \(i)", offset: at, width: 1))
                 }
+                if numbers == 4 {  // C and S of the identified block header
+                    fields += [Field(name: "identified block \(b) stream count", offset: block.start + 2, width: 2),
+                               Field(name: "identified block \(b) stream base", offset: block.start + 4, width: 4)]
+                }
             }
         }
-        if let labels = section(6), let count = read(labels.offset, 4) {
-            fields.append(Field(name: "label count", offset: labels.offset, width: 4))
-            for i in 0...Int(min(count, 64)) { fields.append(Field(name: "label offset \(i)", offset: labels.offset + 4 + 4 * i, width: 4)) }
+        if let symbols = section(9), let count = read(symbols.offset, 4) {
+            fields.append(Field(name: "symbol count", offset: symbols.offset, width: 4))
+            for i in 0..<Int(min(count, 8)) { fields.append(Field(name: "symbol length \(i)", offset: symbols.offset + 4 + i, width: 1)) }
+        }
+        for kind in [UInt64(10), 11] {
+            guard let store = section(kind) else { continue }
+            fields += [Field(name: "labels \(kind) count", offset: store.offset, width: 8),
+                       Field(name: "labels \(kind) per block", offset: store.offset + 8, width: 4),
+                       Field(name: "labels \(kind) zero", offset: store.offset + 12, width: 4)]
+            for (b, block) in labelBlocks(kind).enumerated() {
+                fields.append(Field(name: "labels \(kind) block \(b) offset", offset: block.crcAt - 4, width: 4))
+                for (i, at) in [block.start, block.start + 1, (block.start + block.end) / 2, block.end - 1].enumerated()
+                where at >= block.start && at < block.end {
+                    fields.append(Field(name: "labels \(kind) block \(b) byte \(i)", offset: at, width: 1))
+                }
+            }
         }
         for (kind, stride) in [(UInt64(7), 16), (8, 24)] {
             guard let ranges = section(kind) else { continue }
@@ -120,8 +153,8 @@ struct Forger {
             }
         }
         if let metadata = section(1) {
-            for i in 0..<10 { fields.append(Field(name: "metadata field \(i)", offset: metadata.offset + 8 * i, width: 8)) }
-            fields.append(Field(name: "generator length", offset: metadata.offset + 80, width: 4))
+            for i in 0..<12 { fields.append(Field(name: "metadata field \(i)", offset: metadata.offset + 8 * i, width: 8)) }
+            fields.append(Field(name: "generator length", offset: metadata.offset + 96, width: 4))
         }
         return fields
     }

@@ -32,7 +32,7 @@ struct ForgeTests {
             try? index.forEachIdentifiedNumber { _, _ in }
             _ = index.blockedRangeList
             _ = index.identifiedRangeList
-            _ = index.allLabels
+            _ = try? index.distinctLabels()
             _ = index.infoText
         }
     }

@@ -25,7 +25,14 @@ struct GoldenFixtureTests {
         let path = Self.fixtures.appendingPathComponent("tiny.calldir").path
         let bytes = fileBytes(path)
         #expect(Array(bytes[0..<8]) == [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x49, 0x52, 0x1A])
+        #expect(Array(bytes[8..<10]) == [0x02, 0x00])  // format 2.0
         #expect(Array(bytes[0x40..<0x4A]) == [0x1C, 0x00, 0x01, 0x00, 0x00, 0x00, 0x48, 0x54, 0xDE, 0x09])
+        // Identified block: L 28, W 0, two stream entries from stream label 0; the map 0b011.
+        #expect(Array(bytes[0x80..<0x88]) == [0x1C, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00])
+        #expect(bytes[0x90] == 0x03)
+        // Symbols "Spam ris", "Telemark", "eter", "k"; the shared store's one label is codes 0, 3.
+        #expect(Array(bytes[0x140..<0x148]) == [0x04, 0x00, 0x00, 0x00, 0x08, 0x08, 0x04, 0x01])
+        #expect(Array(bytes[0x190..<0x193]) == [0x02, 0x00, 0x03])
         #expect(Array(bytes[(bytes.count - 8)...]) == Array("CDIRTAIL".utf8))
         let index = try CallDirIndex(path: path, verify: true)
         #expect(try index.lookup(18_775_555_555) == {
@@ -35,6 +42,8 @@ struct GoldenFixtureTests {
             r.labelMatch = .exact
             return r
         }())
+        #expect(try index.lookup(18_885_555_555).label == "Spam risk")  // the shared label
+        #expect(try index.lookup(18_005_555_556).label == "Spam risk")  // its first use, a stream label
         #expect(try index.lookup(33_162_001_234).blockedRange == NumberRange(first: 33_162_000_000, last: 33_162_009_999))
     }
 }

@@ -8,7 +8,7 @@ extension Compiler {
         let mapped = try writer.mapWritten()
         func set(_ data: SectionKind, _ directory: SectionKind) throws -> NumberSetReader {
             try NumberSetReader(data: writer.bytes(of: data, in: mapped), directorySection: writer.bytes(of: directory, in: mapped),
-                                name: data.name, path: writer.destination)
+                                name: data.name, identified: data == .identifiedNumbers, path: writer.destination)
         }
         let blocked = try set(.blockedNumbers, .blockedDirectory)
         let identified = try set(.identifiedNumbers, .identifiedDirectory)
@@ -34,18 +34,24 @@ extension Compiler {
                            path: options.output)
     }
 
+    /// Writes the label sections, ranges and metadata. Range labels become shared labels here,
+    /// in range order, after every entry's label: the same entries and ranges give the same
+    /// bytes whatever the order of the input rows.
     func writeTables(writer: IndexWriter, blockSegments: [NumberRange], identifySegments: [(NumberRange, UInt32)]) throws {
-        summary.labels = labels.count
-        try writer.beginSection(.labels)
-        try writer.write(labels.encoded())
-        try writer.endSection()
+        let rangeLabelIDs = identifySegments.map { segment in
+            rangeLabels.withLabel(Int(segment.1)) { labels.sharedID(forRange: $0) }
+        }
+        let (shared, stream) = try labels.writeSections(to: writer)
+        summary.labels = shared + stream
         var out: [UInt8] = []
         for r in blockSegments { out.appendLE(r.first); out.appendLE(r.last) }
         try writer.beginSection(.blockedRanges)
         try writer.write(out)
         try writer.endSection()
         out.removeAll()
-        for (r, label) in identifySegments { out.appendLE(r.first); out.appendLE(r.last); out.appendLE(label); out.appendLE(UInt32(0)) }
+        for ((r, _), label) in zip(identifySegments, rangeLabelIDs) {
+            out.appendLE(r.first); out.appendLE(r.last); out.appendLE(label); out.appendLE(UInt32(0))
+        }
         try writer.beginSection(.identifiedRanges)
         try writer.write(out)
         try writer.endSection()
@@ -57,7 +63,9 @@ extension Compiler {
         metadata.identifiedRanges = summary.identifiedRanges
         metadata.blockedRangeNumbers = summary.blockedRangeNumbers
         metadata.identifiedRangeNumbers = summary.identifiedRangeNumbers
-        metadata.labels = labels.count
+        metadata.labels = shared + stream
+        metadata.sharedLabels = shared
+        metadata.streamLabels = stream
         metadata.deviceEntries = summary.deviceEntries
         metadata.buildTime = options.buildTime
         try writer.beginSection(.metadata)

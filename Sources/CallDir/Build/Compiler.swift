@@ -11,7 +11,10 @@ public final class Compiler {
     private let sourceNames: [String]
     private let log: DiagnosticLog
     private let onProgress: ((Int) -> Void)?
-    let labels = LabelTable()
+    let labels: LabelCollector
+    /// Labels of range rows, numbered for range resolution; they become shared labels when
+    /// the tables are written.
+    let rangeLabels = LabelTable()
     var summary: CompileSummary
     var rejects: RejectLog!
 
@@ -22,6 +25,7 @@ public final class Compiler {
         sourceNames = (options.blockSources + options.identifySources + options.allowSources).map(\.displayName)
         log = DiagnosticLog(limit: options.maxErrors, sourceNames: sourceNames, onDiagnostic: onDiagnostic)
         self.onProgress = onProgress
+        labels = LabelCollector(temporaryFolder: options.temporaryFolder)
         summary = CompileSummary(output: options.output)
     }
 
@@ -154,7 +158,7 @@ public final class Compiler {
             }
         case .range(let r):
             summary.rangeRows += 1
-            ranges.append((r, label.map { labels.intern($0) } ?? 0, origin))
+            ranges.append((r, label.map { rangeLabels.intern($0) } ?? 0, origin))
         }
     }
 
@@ -178,7 +182,7 @@ public final class Compiler {
                     return nil
                 }
                 // Labels seen before passed these checks; most rows repeat a known label.
-                if labels.knownID(label) == nil, let problem = LabelRule.problem(label) {
+                if !labels.isShared(label), rangeLabels.knownID(label) == nil, let problem = LabelRule.problem(label) {
                     try reject(origin, reason: problem, text: row.number)
                     return nil
                 }

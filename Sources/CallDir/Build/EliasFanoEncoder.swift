@@ -2,10 +2,11 @@ import CallDirReader
 
 /// The writing half of `EliasFanoBlock` (layout and sizes live with the reader).
 extension EliasFanoBlock {
-    /// Appends the encoding of `values` (ascending, count 1...blockSize) and their label ids.
+    /// Appends the encoding of `values` (ascending, count 1...blockSize) and, for an
+    /// identification block, their label refs (stream refs numbered on from `streamBase`).
     /// Sizes are computed first, then every part is written in place into zeroed bytes: low
     /// parts and labels a 64-bit word at a time, the unary high parts as single bits.
-    static func encode(_ values: UnsafeBufferPointer<Int64>, labels: UnsafeBufferPointer<UInt32>?,
+    static func encode(_ values: UnsafeBufferPointer<Int64>, labels: UnsafeBufferPointer<UInt32>?, streamBase: Int = 0,
                        into out: inout [UInt8]) {
         let n = values.count
         let base = values[0]
@@ -15,18 +16,27 @@ extension EliasFanoBlock {
         if m > 0, maxRel / UInt64(m) > 0 {
             lowBits = min(maxLowBits, 63 - (maxRel / UInt64(m)).leadingZeroBitCount)
         }
-        let maxLabel = labels?.max() ?? 0
-        let labelBits = maxLabel == 0 ? 0 : 32 - maxLabel.leadingZeroBitCount
-        let lowStart = out.count + headerBytes
+        var maxShared: UInt32 = 0
+        var streamCount = 0
+        for ref in labels ?? UnsafeBufferPointer(start: nil, count: 0) {
+            if LabelRef.isStream(ref) { streamCount += 1 } else { maxShared = max(maxShared, ref) }
+        }
+        let labelBits = maxShared == 0 ? 0 : 32 - maxShared.leadingZeroBitCount
+        let start = out.count
+        let lowStart = start + headerBytes(identified: labels != nil)
         let highStart = lowStart + lowByteCount(count: n, lowBits: lowBits)
         let highBytes = m == 0 ? 0 : (Int(maxRel >> UInt64(lowBits)) + m + 7) / 8
         let labelStart = highStart + highBytes
-        let end = labelStart + labelByteCount(count: n, labelBits: labelBits)
+        let end = labelStart + (labels == nil ? 0 : labelPartBytes(count: n, streamCount: streamCount, labelBits: labelBits))
         // 8 bytes of slack: word stores may run past a part's end (with zero bits).
         out.append(contentsOf: repeatElement(0, count: end + 8 - out.count))
         out.withUnsafeMutableBytes { bytes in
-            bytes[lowStart - 2] = UInt8(lowBits)
-            bytes[lowStart - 1] = UInt8(labelBits)
+            bytes[start] = UInt8(lowBits)
+            bytes[start + 1] = UInt8(labelBits)
+            if labels != nil {
+                bytes.storeBytes(of: UInt16(streamCount).littleEndian, toByteOffset: start + 2, as: UInt16.self)
+                bytes.storeBytes(of: UInt32(streamBase).littleEndian, toByteOffset: start + 4, as: UInt32.self)
+            }
             var low = PackedBits(bytes, at: lowStart)
             let lowMask: UInt64 = lowBits == 0 ? 0 : (UInt64.max >> UInt64(64 - lowBits))
             for i in 1..<max(n, 1) { low.append(UInt64(values[i] &- base) & lowMask, bits: lowBits) }
@@ -35,10 +45,19 @@ extension EliasFanoBlock {
                 let position = Int(UInt64(values[i] &- base) >> UInt64(lowBits)) &+ (i &- 1)
                 bytes[highStart &+ position &>> 3] |= UInt8(1) &<< UInt8(position & 7)
             }
-            if let labels, labelBits > 0 {
-                var packed = PackedBits(bytes, at: labelStart)
-                for id in labels { packed.append(UInt64(id), bits: labelBits) }
-                packed.finish()
+            if let labels, streamCount < n {
+                var sharedStart = labelStart
+                if streamCount > 0 {  // the map of stream entries, then the shared ids
+                    for (j, ref) in labels.enumerated() where LabelRef.isStream(ref) {
+                        bytes[labelStart + j >> 3] |= UInt8(1) << UInt8(j & 7)
+                    }
+                    sharedStart += (n + 7) / 8
+                }
+                if labelBits > 0 {
+                    var packed = PackedBits(bytes, at: sharedStart)
+                    for ref in labels where !LabelRef.isStream(ref) { packed.append(UInt64(ref), bits: labelBits) }
+                    packed.finish()
+                }
             }
         }
         out.removeLast(8)

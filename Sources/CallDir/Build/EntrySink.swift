@@ -1,12 +1,12 @@
 import CallDirReader
 /// The last stage before encoding, for one kind: enforces CallKit's strict ascending order
 /// (error 3) and uniqueness (error 4), collapses repeats under --dedupe, drops allowed numbers
-/// from blocking, interns labels, and appends to the encoder. A struct, like the encoder it
+/// from blocking, gives labels their refs, and appends to the encoder. A struct, like the encoder it
 /// owns while a kind is read, so the per-entry state needs no run-time exclusivity checks.
 struct EntrySink {
     private let kind: EntryKind
     private(set) var encoder: NumberSetEncoder
-    private let labels: LabelTable
+    private let labels: LabelCollector
     private let allow: AllowList
     private let dedupe: Bool
     private let log: DiagnosticLog
@@ -18,7 +18,7 @@ struct EntrySink {
     private(set) var labelConflicts = 0
     private(set) var allowed = 0
 
-    init(kind: EntryKind, encoder: NumberSetEncoder, labels: LabelTable, allow: AllowList, dedupe: Bool,
+    init(kind: EntryKind, encoder: NumberSetEncoder, labels: LabelCollector, allow: AllowList, dedupe: Bool,
          log: DiagnosticLog, rejects: RejectLog) {
         self.kind = kind
         self.encoder = encoder
@@ -46,7 +46,7 @@ struct EntrySink {
         }
         var id: UInt32 = 0
         if kind == .identify, let label {
-            id = labels.intern(label)
+            id = try labels.ref(for: label)
             if dedupe { previousLabel.removeAll(keepingCapacity: true); previousLabel.append(contentsOf: label) }
         }
         try encoder.append(number, label: id)

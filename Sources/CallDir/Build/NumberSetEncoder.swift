@@ -1,6 +1,6 @@
 import CallDirReader
 
-/// Streams strictly ascending numbers (and their label ids) into one numbers section as
+/// Streams strictly ascending numbers (and their label refs) into one numbers section as
 /// Elias-Fano blocks, and keeps the block directory: 16 bytes per 256 entries, the only part
 /// of a compile that grows with the list (6 MB at 100 million entries).
 ///
@@ -16,6 +16,8 @@ struct NumberSetEncoder {
     private(set) var directory: [DirectoryEntry] = []
     private(set) var count = 0
     private var last = Int64.min
+    /// Stream label refs appended so far (they must come numbered in order).
+    private var streamLabels = 0
 
     init(writer: IndexWriter, kind: SectionKind, withLabels: Bool) throws {
         self.writer = writer
@@ -65,7 +67,8 @@ struct NumberSetEncoder {
         scratch.removeAll(keepingCapacity: true)
         let values = UnsafeBufferPointer(start: block.values, count: pending)
         let labels = withLabels ? UnsafeBufferPointer(start: block.labels, count: pending) : nil
-        EliasFanoBlock.encode(values, labels: labels, into: &scratch)
+        EliasFanoBlock.encode(values, labels: labels, streamBase: streamLabels, into: &scratch)
+        if let labels { streamLabels += labels.reduce(0) { $0 + (LabelRef.isStream($1) ? 1 : 0) } }
         guard sectionLength <= Int(UInt32.max) - scratch.count else {
             throw CallDirError(.limitExceeded, "a numbers section would exceed 4 GiB, the format's limit; split the list",
                                path: writer.destination)

@@ -5,7 +5,8 @@ import CallDirReader
 ///
 /// The text, CSV, Saracroche (`--list`) and Begone exports compile (without `--sort`) back
 /// into a byte-identical index: numbers ascending, ranges as patterns or FIRST-LAST pieces
-/// (`RangeText`), identification rows ordered so labels get the same ids (`LabelOrder`).
+/// (`RangeText`): a compile's label decisions depend only on the ascending entries and the
+/// ranges, not on the order of the rows.
 public struct Exporter {
     public let index: CallDirIndex
     public let options: ExportOptions
@@ -74,18 +75,21 @@ public struct Exporter {
         }
     }
 
-    /// Identification rows (exact numbers and range pieces) in label-preserving order.
+    /// Identification rows ascending: exact numbers, and range pieces before the first exact
+    /// number above the range's start. Returns warnings (none today; kept for the formats' summaries).
     func identifyRows(spans: Bool, _ row: (String, String) throws -> Void) throws -> [String] {
         let text = RangeText(spans: spans)
-        var order = LabelOrder(index: index)
-        return try withoutActuallyEscaping(row) { row in
-            let emit: LabelOrder.Row = { range, number, label in
-                if let range { try text.pieces(range) { try row($0, label) } } else { try row(String(number), label) }
+        let ranges = index.identifiedRangeList
+        var next = 0
+        try index.forEachIdentifiedNumber { n, label in
+            while next < ranges.count, ranges[next].range.first < n {
+                try text.pieces(ranges[next].range) { try row($0, ranges[next].label) }
+                next += 1
             }
-            try index.forEachIdentifiedNumber { n, label in try order.exact(n, label, emit) }
-            try order.finish(emit)
-            return order.warnings
+            try row(String(n), label)
         }
+        for r in ranges[next...] { try text.pieces(r.range) { try row($0, r.label) } }
+        return []
     }
 
     /// Blocking rows ascending: numbers and range pieces (or every number with `expand`).

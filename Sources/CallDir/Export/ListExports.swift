@@ -95,7 +95,7 @@ struct VCardExport {
             summary.records = 1
             return summary
         }
-        let labels = exporter.index.allLabels
+        let labels = try exporter.index.distinctLabels()
         var ids: [String: Int] = [:]
         for (i, label) in labels.enumerated() where ids[label] == nil { ids[label] = i }
         var counts = [Int](repeating: 0, count: labels.count)

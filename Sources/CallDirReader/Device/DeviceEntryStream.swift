@@ -20,7 +20,8 @@ final class DeviceEntryStream {
 
     private var cursor: NumberCursor
     private let ranges: RangeTableReader
-    private let labels: LabelTableReader
+    private let labels: LabelReader
+    private let checkLabels: Bool
     private let path: String
     private let withLabels: Bool
     private var exact: [Int64] = []  // the rest of the current block
@@ -46,8 +47,9 @@ final class DeviceEntryStream {
         cursor = NumberCursor(set, path: index.path, checkBlocks: !index.isVerified, releasingPagesOf: index.file)
         ranges = withLabels ? index.identifiedRanges : index.blockedRanges
         labels = index.labels
+        checkLabels = !index.isVerified
         path = index.path
-        labelCacheCount = withLabels ? min(index.labels.count, Self.labelCacheLimit) : 0
+        labelCacheCount = withLabels ? min(index.labels.sharedCount, Self.labelCacheLimit) : 0
         labelCache = .allocate(capacity: max(labelCacheCount, 1))
         labelCache.initialize(repeating: nil, count: max(labelCacheCount, 1))
         numbers = .allocate(capacity: Self.chunk)
@@ -180,12 +182,13 @@ final class DeviceEntryStream {
         rangeLabel = r.label
     }
 
-    /// The text of label `id` (identification entries). Throws when the id is out of bounds.
+    /// The text of label ref `id` (identification entries); shared labels are cached, stream
+    /// labels (one entry each) are not. Throws when the ref is out of bounds or damaged.
     @usableFromInline
     func label(_ id: UInt32) throws -> String {
         let i = Int(id)
         if i < labelCacheCount, let text = labelCache[i] { return text }
-        let text = try labels.label(id, path: path)
+        let text = try labels.label(id, check: checkLabels, path: path)
         if i < labelCacheCount { labelCache[i] = text }
         return text
     }

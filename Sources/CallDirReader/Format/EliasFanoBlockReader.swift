@@ -15,17 +15,29 @@ package struct EliasFanoBlockReader {
     let highStart: Int
     let highBitCount: Int
     let labelStart: Int
+    /// Identification blocks: entries using stream labels, and the first one's position.
+    let streamCount: Int
+    let streamBase: Int
 
     /// Nil when the block's sizes do not add up (damage).
     @inline(__always)
-    init?(bytes: UnsafeRawBufferPointer, count: Int, base: Int64) {
-        guard count >= 1, bytes.count >= EliasFanoBlock.headerBytes else { return nil }
+    init?(bytes: UnsafeRawBufferPointer, count: Int, base: Int64, identified: Bool) {
+        let headerBytes = EliasFanoBlock.headerBytes(identified: identified)
+        guard count >= 1, bytes.count >= headerBytes else { return nil }
         let lowBits = Int(bytes[0])
         let labelBits = Int(bytes[1])
-        guard lowBits <= EliasFanoBlock.maxLowBits, labelBits <= 32 else { return nil }
+        guard lowBits <= EliasFanoBlock.maxLowBits, labelBits <= 31 else { return nil }
+        var streamCount = 0
+        var streamBase = 0
+        if identified {
+            streamCount = Int(bytes.readLE(UInt16.self, at: 2)!)
+            streamBase = Int(bytes.readLE(UInt32.self, at: 4)!)
+            guard streamCount <= count, streamBase <= LabelRef.maxStreamLabels - streamCount else { return nil }
+        } else {
+            guard labelBits == 0 else { return nil }
+        }
         let lowBytes = EliasFanoBlock.lowByteCount(count: count, lowBits: lowBits)
-        let labelBytes = EliasFanoBlock.labelByteCount(count: count, labelBits: labelBits)
-        let headerBytes = EliasFanoBlock.headerBytes
+        let labelBytes = identified ? EliasFanoBlock.labelPartBytes(count: count, streamCount: streamCount, labelBits: labelBits) : 0
         let highBytes = bytes.count - headerBytes - lowBytes - labelBytes
         guard highBytes >= 0, (count == 1) == (highBytes == 0) else { return nil }
         self.bytes = bytes
@@ -37,6 +49,8 @@ package struct EliasFanoBlockReader {
         self.highStart = headerBytes + lowBytes
         self.highBitCount = highBytes * 8
         self.labelStart = headerBytes + lowBytes + highBytes
+        self.streamCount = streamCount
+        self.streamBase = streamBase
     }
 
     /// Reads `width` (<= 57) bits at bit offset `bit` from byte offset `start` (inside the block).
@@ -57,9 +71,25 @@ package struct EliasFanoBlockReader {
     @inline(__always)
     private func low(_ j: Int) -> UInt64 { field(start: lowStart, bit: j &* lowBits, width: lowBits) }
 
-    /// Label id of entry `index` (0 when the file stores no label bits).
+    /// The `LabelRef` of entry `index` (0 in blocking blocks).
     func label(at index: Int) -> UInt32 {
-        UInt32(truncatingIfNeeded: field(start: labelStart, bit: index * labelBits, width: labelBits))
+        if streamCount == 0 {
+            return UInt32(truncatingIfNeeded: field(start: labelStart, bit: index &* labelBits, width: labelBits))
+        }
+        if streamCount == count { return LabelRef.stream(streamBase &+ index) }
+        // Map of stream entries: those before `index` give its rank among stream or shared entries.
+        var before = 0
+        var word = 0
+        while word &* 64 &+ 64 <= index {
+            before &+= Int(field(start: labelStart, bit: word &* 64, width: 32).nonzeroBitCount)
+                &+ Int(field(start: labelStart, bit: word &* 64 &+ 32, width: 32).nonzeroBitCount)
+            word &+= 1
+        }
+        let rest = index &- word &* 64
+        if rest > 0 { before &+= field(start: labelStart, bit: word &* 64, width: rest).nonzeroBitCount }
+        if field(start: labelStart, bit: index, width: 1) != 0 { return LabelRef.stream(streamBase &+ before) }
+        let shared = index &- before
+        return UInt32(truncatingIfNeeded: field(start: labelStart &+ (count &+ 7) &>> 3, bit: shared &* labelBits, width: labelBits))
     }
 
     /// High-vector word `w` (64 bits starting at bit 64*w), bits past the vector cleared.

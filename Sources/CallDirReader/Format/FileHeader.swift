@@ -40,6 +40,11 @@ package struct FileHeader: Equatable {
             throw CallDirError(.corruptIndex, "not a calldir index (bad magic or too short)", path: path)
         }
         let major = bytes.readLE(UInt16.self, at: 8)!
+        guard major != 1 else {
+            throw CallDirError(.unsupportedVersion, "index in format 1.0, written by calldir 0.1: recompile the list with "
+                               + "this calldir (it reads format \(IndexFormat.majorVersion).0, whose labels are stored compressed)",
+                               path: path)
+        }
         guard major == IndexFormat.majorVersion else {
             throw CallDirError(.unsupportedVersion,
                                "index format version \(major) is not supported (this calldir reads version \(IndexFormat.majorVersion)); recompile the list",

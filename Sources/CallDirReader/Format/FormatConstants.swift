@@ -7,7 +7,7 @@ public enum IndexFormat {
     package static let trailerMagic: [UInt8] = [0x43, 0x44, 0x49, 0x52, 0x54, 0x41, 0x49, 0x4C]
 
     /// Readers refuse a different major version; minor versions only add optional sections.
-    public static let majorVersion: UInt16 = 1
+    public static let majorVersion: UInt16 = 2
     public static let minorVersion: UInt16 = 0
 
     package static let headerSize = 64
@@ -29,16 +29,19 @@ public enum IndexFormat {
     public static let maxLabelBytes = 255
 }
 
-/// Section kinds. Every kind appears exactly once in a version 1 file.
+/// Section kinds. Every kind appears exactly once in a version 2 file. Kind 6 (version 1's
+/// labels table) is retired.
 package enum SectionKind: UInt32, CaseIterable, Sendable {
     case metadata = 1
     case blockedNumbers = 2
     case blockedDirectory = 3
     case identifiedNumbers = 4
     case identifiedDirectory = 5
-    case labels = 6
     case blockedRanges = 7
     case identifiedRanges = 8
+    case labelSymbols = 9
+    case sharedLabels = 10
+    case streamLabels = 11
 
     package var name: String {
         switch self {
@@ -47,7 +50,9 @@ package enum SectionKind: UInt32, CaseIterable, Sendable {
         case .blockedDirectory: return "blocked-directory"
         case .identifiedNumbers: return "identified-numbers"
         case .identifiedDirectory: return "identified-directory"
-        case .labels: return "labels"
+        case .labelSymbols: return "label-symbols"
+        case .sharedLabels: return "shared-labels"
+        case .streamLabels: return "stream-labels"
         case .blockedRanges: return "blocked-ranges"
         case .identifiedRanges: return "identified-ranges"
         }

@@ -10,12 +10,16 @@ public struct IndexMetadata: Equatable, Sendable {
     /// Numbers covered by the ranges of each kind.
     public var blockedRangeNumbers: Int64 = 0
     public var identifiedRangeNumbers: Int64 = 0
+    /// Labels stored (shared plus stream; see `CallDirIndex.labelCount`).
     public var labels: Int = 0
     /// Entries a CallKit extension would add: ranges expanded, numbers inside a range once.
     public var deviceEntries: Int64 = 0
     /// Unix seconds from SOURCE_DATE_EPOCH or --build-time; 0 when not recorded, so that
     /// the same input gives the same bytes.
     public var buildTime: Int64 = 0
+    /// Labels in the shared-labels and stream-labels stores.
+    public var sharedLabels: Int = 0
+    public var streamLabels: Int = 0
     public var generator: String = "calldir \(CallDirVersion.string)"
 
     public init() {}
@@ -24,7 +28,7 @@ public struct IndexMetadata: Equatable, Sendable {
         var out: [UInt8] = []
         for value in [Int64(blockedNumbers), Int64(identifiedNumbers), Int64(numbersInBoth), Int64(blockedRanges),
                       Int64(identifiedRanges), blockedRangeNumbers, identifiedRangeNumbers, Int64(labels),
-                      deviceEntries, buildTime] {
+                      deviceEntries, buildTime, Int64(sharedLabels), Int64(streamLabels)] {
             out.appendLE(value)
         }
         let text = Array(generator.utf8.prefix(255))
@@ -35,13 +39,14 @@ public struct IndexMetadata: Equatable, Sendable {
 
     package init(decoding section: UnsafeRawBufferPointer, path: String) throws {
         var values: [Int64] = []
-        for i in 0..<10 {
+        for i in 0..<Self.fieldCount {
             guard let v = section.readLE(Int64.self, at: i * 8), v >= 0 else {
                 throw CallDirError(.corruptIndex, "metadata: field \(i) missing or negative", path: path)
             }
             values.append(v)
         }
-        guard let length = section.readLE(UInt32.self, at: 80), 84 + Int(length) <= section.count else {
+        let textAt = Self.fieldCount * 8 + 4
+        guard let length = section.readLE(UInt32.self, at: textAt - 4), textAt + Int(length) <= section.count else {
             throw CallDirError(.corruptIndex, "metadata: generator string out of bounds", path: path)
         }
         blockedNumbers = Int(values[0])
@@ -54,10 +59,15 @@ public struct IndexMetadata: Equatable, Sendable {
         labels = Int(values[7])
         deviceEntries = values[8]
         buildTime = values[9]
-        generator = String(decoding: UnsafeRawBufferPointer(rebasing: section[84..<(84 + Int(length))]), as: UTF8.self)
+        sharedLabels = Int(values[10])
+        streamLabels = Int(values[11])
+        generator = String(decoding: UnsafeRawBufferPointer(rebasing: section[textAt..<(textAt + Int(length))]), as: UTF8.self)
     }
+
+    /// The i64 fields before the generator string.
+    static let fieldCount = 12
 }
 
 public enum CallDirVersion {
-    public static let string = "0.1.0"
+    public static let string = "0.2.0"
 }

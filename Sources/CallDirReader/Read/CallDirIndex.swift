@@ -13,7 +13,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     let sections: SectionMap
     let blocked: NumberSetReader
     let identified: NumberSetReader
-    let labels: LabelTableReader
+    let labels: LabelReader
     let blockedRanges: RangeTableReader
     let identifiedRanges: RangeTableReader
 
@@ -34,19 +34,29 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
             let s = table[kind]!
             return UnsafeRawBufferPointer(rebasing: bytes[s.offset..<(s.offset + s.length)])
         }
-        for kind in [SectionKind.metadata, .blockedDirectory, .identifiedDirectory, .labels, .blockedRanges, .identifiedRanges] {
+        // Small sections are checked whole; the label stores (which grow with the labels) only
+        // by header here, and block by block as labels are read.
+        for kind in [SectionKind.metadata, .blockedDirectory, .identifiedDirectory, .labelSymbols, .blockedRanges,
+                     .identifiedRanges] {
             try SectionTable.checkCRC(table[kind]!, bytes: bytes, path: path)
         }
         metadata = try IndexMetadata(decoding: section(.metadata), path: path)
         blocked = try NumberSetReader(data: section(.blockedNumbers), directorySection: section(.blockedDirectory),
-                                      name: SectionKind.blockedNumbers.name, path: path)
+                                      name: SectionKind.blockedNumbers.name, identified: false, path: path)
         identified = try NumberSetReader(data: section(.identifiedNumbers), directorySection: section(.identifiedDirectory),
-                                         name: SectionKind.identifiedNumbers.name, path: path)
-        labels = try LabelTableReader(section(.labels), path: path)
+                                         name: SectionKind.identifiedNumbers.name, identified: true, path: path)
+        labels = LabelReader(symbols: try LabelSymbols(section: section(.labelSymbols), path: path),
+                             shared: try LabelStoreReader(section(.sharedLabels), name: SectionKind.sharedLabels.name, path: path),
+                             stream: try LabelStoreReader(section(.streamLabels), name: SectionKind.streamLabels.name, path: path))
+        // The stores' counts are not covered by a CRC checked at open; metadata's are.
+        guard labels.shared.count == metadata.sharedLabels, labels.stream.count == metadata.streamLabels else {
+            throw CallDirError(.corruptIndex, "label stores hold \(labels.shared.count) shared and \(labels.stream.count) "
+                               + "stream labels, metadata says \(metadata.sharedLabels) and \(metadata.streamLabels)", path: path)
+        }
         blockedRanges = try RangeTableReader(section(.blockedRanges), withLabels: false, name: SectionKind.blockedRanges.name,
                                              labelCount: 0, path: path)
         identifiedRanges = try RangeTableReader(section(.identifiedRanges), withLabels: true, name: SectionKind.identifiedRanges.name,
-                                                labelCount: labels.count, path: path)
+                                                labelCount: labels.sharedCount, path: path)
         isVerified = verify
         if verify { try IndexVerifier(index: self).verifyAll() }
     }
@@ -55,7 +65,9 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public var blockedCount: Int { blocked.count }
     /// Identification entries stored one by one.
     public var identifiedCount: Int { identified.count }
-    public var labelCount: Int { labels.count }
+    /// Labels stored: shared ones plus one per entry that uses a stream label (a text may be
+    /// stored more than once: a compile deduplicates in bounded memory, where it pays).
+    public var labelCount: Int { labels.shared.count + labels.stream.count }
     public var blockedRangeCount: Int { blockedRanges.count }
     public var identifiedRangeCount: Int { identifiedRanges.count }
 
@@ -108,10 +120,10 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
 
     private func classifyIdentified(_ result: inout LookupResult, id: UInt32?) throws {
         if let id {
-            result.label = try labels.label(id, path: path)
+            result.label = try labels.label(id, check: !isVerified, path: path)
             result.labelMatch = .exact
         } else if let (range, id) = identifiedRanges.find(result.number) {
-            result.label = try labels.label(id, path: path)
+            result.label = try labels.label(id, check: !isVerified, path: path)
             result.labelMatch = .range
             result.labelRange = range
         }
@@ -122,8 +134,20 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
         sections.inFileOrder.map { ($0.kind.name, $0.offset, $0.length) }
     }
 
-    /// Every label, in id order.
-    public var allLabels: [String] { (0..<labels.count).compactMap { try? labels.label(UInt32($0), path: path) } }
+    /// The text of a label ref (package use: device feed, exports).
+    package func label(_ ref: UInt32) throws -> String { try labels.label(ref, check: !isVerified, path: path) }
+
+    /// Every distinct label text, in order of first storage (shared labels, then stream labels).
+    /// Reads every label block: for exports and tests, not for lookups.
+    public func distinctLabels() throws -> [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for ref in (0..<labels.shared.count).map({ UInt32($0) }) + (0..<labels.stream.count).map({ LabelRef.stream($0) }) {
+            let text = try label(ref)
+            if seen.insert(text).inserted { out.append(text) }
+        }
+        return out
+    }
 }
 
 /// Reads and checks the section table.
@@ -179,39 +203,15 @@ enum SectionTable {
     }
 }
 
-/// The sections of an index by kind. A fixed table, not a dictionary: building a
-/// `[SectionKind: SectionEntry]` made the Swift runtime look up `Hashable` among every
-/// conformance in the binary, ~400,000 instructions of a one-shot lookup's 1.8 million.
+/// The sections of an index by kind. A fixed array indexed by kind, not a dictionary:
+/// building a `[SectionKind: SectionEntry]` made the Swift runtime look up `Hashable` among
+/// every conformance in the binary, ~400,000 instructions of a one-shot lookup's 1.8 million.
 struct SectionMap {
-    private var entries: (SectionEntry?, SectionEntry?, SectionEntry?, SectionEntry?,
-                          SectionEntry?, SectionEntry?, SectionEntry?, SectionEntry?)
-        = (nil, nil, nil, nil, nil, nil, nil, nil)
+    private var entries = [SectionEntry?](repeating: nil, count: 12)
 
     subscript(kind: SectionKind) -> SectionEntry? {
-        get {
-            switch kind {
-            case .metadata: return entries.0
-            case .blockedNumbers: return entries.1
-            case .blockedDirectory: return entries.2
-            case .identifiedNumbers: return entries.3
-            case .identifiedDirectory: return entries.4
-            case .labels: return entries.5
-            case .blockedRanges: return entries.6
-            case .identifiedRanges: return entries.7
-            }
-        }
-        set {
-            switch kind {
-            case .metadata: entries.0 = newValue
-            case .blockedNumbers: entries.1 = newValue
-            case .blockedDirectory: entries.2 = newValue
-            case .identifiedNumbers: entries.3 = newValue
-            case .identifiedDirectory: entries.4 = newValue
-            case .labels: entries.5 = newValue
-            case .blockedRanges: entries.6 = newValue
-            case .identifiedRanges: entries.7 = newValue
-            }
-        }
+        get { entries[Int(kind.rawValue)] }
+        set { entries[Int(kind.rawValue)] = newValue }
     }
 
     var firstMissing: SectionKind? { SectionKind.allCases.first { self[$0] == nil } }

@@ -26,10 +26,10 @@ struct IndexVerifier {
 
     private func verifyNumbers(_ set: NumberSetReader, withLabels: Bool) throws {
         var previous: Int64 = 0
+        var streamLabels = 0  // stream labels used by the blocks before this one
         for b in 0..<set.blockCount {
             guard set.blockIsIntact(b) else { throw damage(set.name, "block \(b) fails its checksum") }
             guard let block = set.reader(forBlock: b) else { throw damage(set.name, "block \(b) is malformed") }
-            if !withLabels, block.labelBits != 0 { throw damage(set.name, "block \(b) carries labels") }
             var ordered = true
             let produced = block.forEach { value in
                 ordered = value > previous && value <= E164.validValues.upperBound
@@ -39,19 +39,40 @@ struct IndexVerifier {
             guard ordered else { throw damage(set.name, "block \(b): numbers not strictly ascending") }
             guard produced == block.count else { throw damage(set.name, "block \(b) decodes \(produced) of \(block.count) numbers") }
             if withLabels {
-                for i in 0..<block.count where Int(block.label(at: i)) >= index.labels.count {
-                    throw damage(set.name, "block \(b) refers to missing label \(block.label(at: i))")
+                guard block.streamBase == streamLabels else {
+                    throw damage(set.name, "block \(b) starts at stream label \(block.streamBase), expected \(streamLabels)")
+                }
+                streamLabels += block.streamCount
+                for i in 0..<block.count {
+                    let ref = block.label(at: i)
+                    guard LabelRef.isStream(ref) || Int(ref) < index.labels.sharedCount else {
+                        throw damage(set.name, "block \(b) refers to missing shared label \(ref)")
+                    }
                 }
             }
         }
+        if withLabels, streamLabels != index.labels.stream.count {
+            throw damage(set.name, "blocks use \(streamLabels) stream labels, the store holds \(index.labels.stream.count)")
+        }
     }
 
+    /// Every label block of both stores: its CRC, its label count, and every label decoded
+    /// and checked as a compile checks input labels.
     private func verifyLabels() throws {
-        for id in 0..<index.labels.count {
-            let label = try index.labels.label(UInt32(id), path: index.path)
-            var copy = label
-            let problem = copy.withUTF8 { LabelRule.problem(UnsafeRawBufferPointer($0)) }
-            if let problem { throw damage(SectionKind.labels.name, "label \(id): \(problem)") }
+        var text: [UInt8] = []
+        for store in [index.labels.shared, index.labels.stream] {
+            for b in 0..<store.blockCount {
+                let expected = min(LabelStoreLayout.labelsPerBlock, store.count - b * LabelStoreLayout.labelsPerBlock)
+                let found = try store.forEachLabel(inBlock: b, path: index.path) { codes in
+                    guard index.labels.symbols.decode(codes, into: &text) else {
+                        throw damage(store.name, "block \(b): a label does not decode")
+                    }
+                    if let problem = text.withUnsafeBytes({ LabelRule.problem($0) }) {
+                        throw damage(store.name, "block \(b): a label is invalid (\(problem.rawValue))")
+                    }
+                }
+                guard found == expected else { throw damage(store.name, "block \(b) holds \(found) labels, expected \(expected)") }
+            }
         }
     }
 
@@ -61,7 +82,7 @@ struct IndexVerifier {
         let m = index.metadata
         guard m.blockedNumbers == index.blocked.count, m.identifiedNumbers == index.identified.count,
               m.blockedRanges == index.blockedRanges.count, m.identifiedRanges == index.identifiedRanges.count,
-              m.labels == index.labels.count else {
+              m.labels == index.labelCount else {
             throw damage(SectionKind.metadata.name, "counts disagree with the sections")
         }
         func cursor(_ set: NumberSetReader) -> NumberCursor { NumberCursor(set, path: index.path, checkBlocks: false) }

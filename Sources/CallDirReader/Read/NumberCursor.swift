@@ -101,7 +101,7 @@ package struct NumberCursor {
             throw CallDirError(.corruptIndex, "\(set.name): block \(b) \(what); run `calldir verify`", path: path,
                                offset: set.entry(b).offset)
         }
-        if reader.labelBits > 0 {
+        if set.identified {
             for i in 0..<reader.count { labelIDs.append(reader.label(at: i)) }
         }
         previous = last
@@ -123,7 +123,7 @@ extension CallDirIndex {
     /// Calls `body` with every identification number and its label, ascending. Throws on damage.
     public func forEachIdentifiedNumber(_ body: (Int64, String) throws -> Void) throws {
         var cursor = NumberCursor(identified, path: path, checkBlocks: !isVerified)
-        while let n = try cursor.next() { try body(n, try labels.label(cursor.labelID, path: path)) }
+        while let n = try cursor.next() { try body(n, try label(cursor.labelID)) }
     }
 
     /// Block and identification ranges, ascending.
@@ -134,7 +134,7 @@ extension CallDirIndex {
     public var identifiedRangeList: [(range: NumberRange, label: String)] {
         (0..<identifiedRanges.count).map {
             let r = identifiedRanges.range($0)
-            return (NumberRange(first: r.first, last: r.last), (try? labels.label(r.label, path: path)) ?? "")
+            return (NumberRange(first: r.first, last: r.last), (try? label(r.label)) ?? "")
         }
     }
 }

@@ -9,6 +9,8 @@ package struct NumberSetReader {
     package let count: Int
     package let blockCount: Int
     package let name: String
+    /// Identification set: blocks carry label refs (the longer block header).
+    package let identified: Bool
     /// The first numbers of every `summaryStride`-th block, copied at open (while the
     /// directory is read for its checks anyway): 2 bytes per 256 entries, small enough to
     /// stay in the CPU caches, where the directory (625 KB at 10 million entries) does not.
@@ -22,7 +24,8 @@ package struct NumberSetReader {
     package let checked: CheckedBlocks
 
     /// Checks the directory against the data section; throws on any inconsistency.
-    package init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer, name: String, path: String) throws {
+    package init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer, name: String, identified: Bool,
+                 path: String) throws {
         func damage(_ message: String) -> CallDirError {
             CallDirError(.corruptIndex, "\(name): \(message)", path: path)
         }
@@ -41,6 +44,7 @@ package struct NumberSetReader {
         self.count = Int(count)
         self.blockCount = blockCount
         self.name = name
+        self.identified = identified
         // One pass: offsets and first numbers must increase; every 4th first is summarised.
         let stride = Self.summaryStride
         var outOfOrder = -1
@@ -70,7 +74,7 @@ package struct NumberSetReader {
         if outOfOrder >= 0 { throw damage("directory entry \(outOfOrder) is out of order or out of range") }
         summaryOffsets = offsets
         checked = CheckedBlocks(blockCount: blockCount)
-        if blockCount > 0, entry(blockCount - 1).offset + EliasFanoBlock.headerBytes > dataEnd {
+        if blockCount > 0, entry(blockCount - 1).offset + EliasFanoBlock.headerBytes(identified: identified) > dataEnd {
             throw damage("last block starts past the end of the section")
         }
     }
@@ -132,7 +136,7 @@ package struct NumberSetReader {
     }
 
     package func reader(forBlock i: Int) -> EliasFanoBlockReader? {
-        EliasFanoBlockReader(bytes: blockBytes(i), count: entriesInBlock(i), base: entry(i).first)
+        EliasFanoBlockReader(bytes: blockBytes(i), count: entriesInBlock(i), base: entry(i).first, identified: identified)
     }
 
     /// The block's CRC matches its directory entry.

@@ -1,34 +1,3 @@
-/// The labels section: u32 count, (count + 1) u32 offsets, UTF-8 text.
-struct LabelTableReader {
-    let section: UnsafeRawBufferPointer
-    let count: Int
-    private let textStart: Int
-
-    init(_ section: UnsafeRawBufferPointer, path: String) throws {
-        guard let count = section.readLE(UInt32.self, at: 0) else {
-            throw CallDirError(.corruptIndex, "labels: section too short", path: path)
-        }
-        let textStart = 4 + (Int(count) + 1) * 4
-        guard textStart <= section.count else {
-            throw CallDirError(.corruptIndex, "labels: \(count) offsets do not fit the section", path: path)
-        }
-        self.section = section
-        self.count = Int(count)
-        self.textStart = textStart
-    }
-
-    func label(_ id: UInt32, path: String) throws -> String {
-        let i = Int(id)
-        guard i < count, let start = section.readLE(UInt32.self, at: 4 + i * 4),
-              let end = section.readLE(UInt32.self, at: 8 + i * 4),
-              start <= end, textStart + Int(end) <= section.count else {
-            throw CallDirError(.corruptIndex, "labels: label \(id) is out of bounds", path: path)
-        }
-        let bytes = UnsafeRawBufferPointer(rebasing: section[(textStart + Int(start))..<(textStart + Int(end))])
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
 /// A range section: sorted, disjoint (first, last) pairs of i64, plus a u32 label id and
 /// 4 zero bytes per range in identification ranges.
 struct RangeTableReader {

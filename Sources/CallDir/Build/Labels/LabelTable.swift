@@ -3,8 +3,8 @@ import Glibc
 #endif
 import CallDirReader
 
-/// Deduplicated identification labels, numbered in order of first use. Memory grows with the
-/// distinct labels, not with the entries (lists use a few dozen labels for millions of numbers).
+/// Deduplicated labels, numbered in order of first addition: the shared labels of a compile
+/// (capped by `LabelCollector`) and the labels of range rows.
 ///
 /// Labels are found by their bytes in an open-addressing table (FNV-1a hash, bytes compared
 /// on a hash match): no `String`, allocation or SipHash per row, which made identification
@@ -12,19 +12,19 @@ import CallDirReader
 final class LabelTable {
     // Read for every identification row: exempt from run-time exclusivity checks, which cost
     // more than the lookup (the compile thread alone uses the table).
-    @exclusivity(unchecked) private(set) var labels: [String] = []
     /// Label bytes back to back; label i is bytes[starts[i] ..< starts[i + 1]].
     @exclusivity(unchecked) private var bytes: [UInt8] = []
     @exclusivity(unchecked) private var starts: [Int] = [0]
     /// Slot: label id + 1 (0 = empty), and the label's hash.
     @exclusivity(unchecked) private var slots = [(id: UInt32, hash: UInt64)](repeating: (0, 0), count: 64)
 
-    var count: Int { labels.count }
+    var count: Int { starts.count - 1 }
 
-    /// The id of `label` if it was interned before.
-    func knownID(_ label: UnsafeRawBufferPointer) -> UInt32? {
-        let hash = Self.hash(label)
-        return slots.withUnsafeBufferPointer { slots in
+    /// The id of `label` if it was added before.
+    func knownID(_ label: UnsafeRawBufferPointer) -> UInt32? { knownID(label, hash: Self.hash(label)) }
+
+    func knownID(_ label: UnsafeRawBufferPointer, hash: UInt64) -> UInt32? {
+        slots.withUnsafeBufferPointer { slots in
             var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
             while slots[slot].id != 0 {
                 if slots[slot].hash == hash {
@@ -41,20 +41,26 @@ final class LabelTable {
         }
     }
 
-    /// The id of `bytes` (valid UTF-8, already checked), adding it when new.
-    func intern(_ label: UnsafeRawBufferPointer) -> UInt32 {
-        if let id = knownID(label) { return id }
-        let id = UInt32(labels.count)
-        labels.append(String(decoding: label, as: UTF8.self))
+    /// The id of `label` (valid UTF-8, already checked), adding it when new.
+    func intern(_ label: UnsafeRawBufferPointer) -> UInt32 { intern(label, hash: Self.hash(label)) }
+
+    func intern(_ label: UnsafeRawBufferPointer, hash: UInt64) -> UInt32 {
+        if let id = knownID(label, hash: hash) { return id }
+        let id = UInt32(count)
         bytes.append(contentsOf: label)
         starts.append(bytes.count)
-        if labels.count * 2 > slots.count { rehash(capacity: slots.count * 2) } else { place(id, hash: Self.hash(label)) }
+        if count * 2 > slots.count { rehash(capacity: slots.count * 2) } else { place(id, hash: hash) }
         return id
     }
 
     func intern(_ label: String) -> UInt32 {
         var label = label
         return label.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Calls `body` with the bytes of label `id`.
+    func withLabel<R>(_ id: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[starts[id]..<starts[id + 1]])) }
     }
 
     private func place(_ id: UInt32, hash: UInt64) {
@@ -65,28 +71,12 @@ final class LabelTable {
 
     private func rehash(capacity: Int) {
         slots = Array(repeating: (0, 0), count: capacity)
-        for id in labels.indices {
-            bytes[starts[id]..<starts[id + 1]].withUnsafeBytes { place(UInt32(id), hash: Self.hash($0)) }
-        }
+        for id in 0..<count { withLabel(id) { place(UInt32(id), hash: Self.hash($0)) } }
     }
 
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash
-    }
-
-    /// Section bytes: u32 count, (count + 1) u32 offsets into the text, then the UTF-8 text.
-    func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        out.appendLE(UInt32(labels.count))
-        var offset: UInt32 = 0
-        out.appendLE(offset)
-        for label in labels {
-            offset += UInt32(label.utf8.count)
-            out.appendLE(offset)
-        }
-        for label in labels { out.append(contentsOf: label.utf8) }
-        return out
     }
 }

@@ -1,0 +1,40 @@
+/// Layout of a label store section (shared-labels and stream-labels; FORMAT.md):
+///
+///     u64 label count n | u32 labels per block (64) | u32 zero
+///     blocks back to back, from byte 16        each: per label, a LEB128 length and its codes
+///     directory, the last ceil(n / 64) * 8 bytes: per block a u32 offset (from the section
+///     start) and a u32 CRC of the block's bytes
+///
+/// The directory comes last so a compile can write a store in one pass; block b ends where
+/// block b + 1 starts, the last one where the directory starts.
+package enum LabelStoreLayout {
+    package static let headerSize = 16
+    package static let labelsPerBlock = 64
+    package static let directoryEntrySize = 8
+    /// Longest coded label: every byte escaped.
+    package static let maxCodedLength = 2 * IndexFormat.maxLabelBytes
+
+    /// Appends `value` as LEB128 (7 bits a byte, low first, high bit = more).
+    package static func appendLength(_ value: Int, to out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    /// Reads a LEB128 length of at most two bytes (a coded label is under 2^14 bytes) at `at`;
+    /// nil when it runs past `end` or is longer.
+    @inline(__always)
+    package static func readLength(_ bytes: UnsafeRawBufferPointer, at: inout Int, end: Int) -> Int? {
+        guard at < end else { return nil }
+        let first = Int(bytes[at])
+        at += 1
+        if first < 0x80 { return first }
+        guard at < end, bytes[at] < 0x80 else { return nil }
+        let value = (first & 0x7F) | Int(bytes[at]) << 7
+        at += 1
+        return value
+    }
+}

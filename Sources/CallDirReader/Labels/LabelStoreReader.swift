@@ -1,0 +1,120 @@
+/// Reads one label store section in place (layout: `LabelStoreLayout`). Opening reads only
+/// the 16-byte header and checks the directory's size, so it costs the same whatever the
+/// number of labels. A label block's CRC is checked the first time a label in it is read
+/// (unless the whole file was verified); directory entries are range-checked on use, and a
+/// damaged entry selects bytes whose CRC does not match.
+package struct LabelStoreReader {
+    package let section: UnsafeRawBufferPointer
+    package let count: Int
+    package let blockCount: Int
+    package let name: String
+    private let directoryOffset: Int
+    private let checked: CheckedBlocks
+
+    package init(_ section: UnsafeRawBufferPointer, name: String, path: String) throws {
+        func damage(_ message: String) -> CallDirError { CallDirError(.corruptIndex, "\(name): \(message)", path: path) }
+        guard let count = section.readLE(UInt64.self, at: 0), let perBlock = section.readLE(UInt32.self, at: 8),
+              section.readLE(UInt32.self, at: 12) == 0 else { throw damage("section too short") }
+        guard perBlock == UInt32(LabelStoreLayout.labelsPerBlock) else { throw damage("unexpected block size \(perBlock)") }
+        guard count <= UInt64(LabelRef.maxStreamLabels) else { throw damage("impossible label count \(count)") }
+        let blockCount = (Int(count) + LabelStoreLayout.labelsPerBlock - 1) / LabelStoreLayout.labelsPerBlock
+        let directoryLength = blockCount * LabelStoreLayout.directoryEntrySize
+        guard section.count - LabelStoreLayout.headerSize >= directoryLength else {
+            throw damage("section of \(section.count) bytes cannot hold the directory of \(count) labels")
+        }
+        let d = section.count - directoryLength
+        self.section = section
+        self.count = Int(count)
+        self.blockCount = blockCount
+        self.name = name
+        directoryOffset = d
+        checked = CheckedBlocks(blockCount: blockCount)
+    }
+
+    /// Bytes of block `b`, or nil when its directory entry points outside the block area.
+    package func blockBytes(_ b: Int) -> (bytes: UnsafeRawBufferPointer, crc: UInt32)? {
+        let at = directoryOffset + b * LabelStoreLayout.directoryEntrySize
+        let start = Int(section.readLE(UInt32.self, at: at)!)
+        let end = b + 1 < blockCount ? Int(section.readLE(UInt32.self, at: at + 8)!) : directoryOffset
+        guard start >= LabelStoreLayout.headerSize, start <= end, end <= directoryOffset else { return nil }
+        return (UnsafeRawBufferPointer(rebasing: section[start..<end]), section.readLE(UInt32.self, at: at + 4)!)
+    }
+
+    /// Block `b`'s bytes once its CRC matched (checked once per process unless `check` is false).
+    package func checkedBlock(_ b: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
+        guard let (bytes, crc) = blockBytes(b) else {
+            throw CallDirError(.corruptIndex, "\(name): block \(b) lies outside the section; run `calldir verify`", path: path)
+        }
+        if check, !checked.contains(b) {
+            guard Checksum.crc32(bytes) == crc else {
+                throw CallDirError(.corruptIndex, "\(name): label block \(b) fails its checksum; run `calldir verify`",
+                                   path: path, offset: bytes.baseAddress.map { $0 - section.baseAddress! })
+            }
+            checked.insert(b)
+        }
+        return bytes
+    }
+
+    /// The coded bytes of label `i` (< count).
+    package func codes(_ i: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
+        let block = try checkedBlock(i / LabelStoreLayout.labelsPerBlock, check: check, path: path)
+        var at = 0
+        var skip = i % LabelStoreLayout.labelsPerBlock
+        while true {
+            guard let length = LabelStoreLayout.readLength(block, at: &at, end: block.count),
+                  length <= LabelStoreLayout.maxCodedLength, length <= block.count - at else {
+                throw CallDirError(.corruptIndex, "\(name): label \(i) is malformed; run `calldir verify`", path: path)
+            }
+            if skip == 0 { return UnsafeRawBufferPointer(rebasing: block[at..<(at + length)]) }
+            at += length
+            skip -= 1
+        }
+    }
+
+    /// Calls `body` with the codes of every label of block `b` in order; returns how many
+    /// labels it held (the caller compares with what the block should hold). For `verify`.
+    package func forEachLabel(inBlock b: Int, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        let block = try checkedBlock(b, check: true, path: path)
+        var at = 0
+        var n = 0
+        while at < block.count {
+            guard let length = LabelStoreLayout.readLength(block, at: &at, end: block.count),
+                  length <= LabelStoreLayout.maxCodedLength, length <= block.count - at else {
+                throw CallDirError(.corruptIndex, "\(name): block \(b) label \(n) is malformed", path: path)
+            }
+            try body(UnsafeRawBufferPointer(rebasing: block[at..<(at + length)]))
+            at += length
+            n += 1
+        }
+        return n
+    }
+}
+
+/// Every label of an index: the symbol table and the two stores, resolved by `LabelRef`.
+package struct LabelReader {
+    package let symbols: LabelSymbols
+    package let shared: LabelStoreReader
+    package let stream: LabelStoreReader
+
+    /// Shared labels (range records and shared refs must stay below this).
+    package var sharedCount: Int { shared.count }
+
+    /// The text of `ref`; throws when it is out of bounds or its block is damaged.
+    package func label(_ ref: UInt32, check: Bool, path: String) throws -> String {
+        var text: [UInt8] = []
+        try bytes(of: ref, check: check, path: path, into: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    package func bytes(of ref: UInt32, check: Bool, path: String, into text: inout [UInt8]) throws {
+        let store = LabelRef.isStream(ref) ? stream : shared
+        let i = Int(ref & ~LabelRef.streamFlag)
+        guard i < store.count else {
+            throw CallDirError(.corruptIndex, "\(store.name): label \(i) is out of bounds (\(store.count) stored)", path: path)
+        }
+        let codes = try store.codes(i, check: check, path: path)
+        guard symbols.decode(codes, into: &text) else {
+            throw CallDirError(.corruptIndex, "\(store.name): label \(i) does not decode; run `calldir verify`", path: path)
+        }
+    }
+}
