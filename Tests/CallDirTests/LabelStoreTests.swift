@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import CallDir
+@testable import CallDirReader
+
+/// Format 2's labels: every entry answers its own label, whatever mix of shared and stream
+/// labels the compile chose; decisions depend on the entries, not the row order; the shared
+/// store stops at its limit; text of any UTF-8 survives the symbol coding.
+@Suite("Label stores (format 2)")
+struct LabelStoreTests {
+    /// Rows with a realistic mix: a few frequent labels, many unique names, some non-ASCII.
+    static func rows(count: Int, seed: UInt64) -> [(Int64, String)] {
+        var rng = SeededGenerator(seed: seed)
+        let frequent = ["Spam risk", "Telemarketer", "Débiteur", "保险推销"]
+        let words = ["Acme", "Müller", "Smith", "Garcia", "Holdings", "& Sons", "GmbH", "Café", "Øresund", "Ltd"]
+        var numbers = Set<Int64>()
+        while numbers.count < count { numbers.insert(randomNANP(using: &rng)) }
+        return numbers.sorted().map { n in
+            if Int.random(in: 0..<3, using: &rng) == 0 { return (n, frequent.randomElement(using: &rng)!) }
+            let name = (0..<Int.random(in: 1...4, using: &rng)).map { _ in words.randomElement(using: &rng)! }
+            return (n, name.joined(separator: " ") + " \(Int.random(in: 0..<1_000_000, using: &rng))")
+        }
+    }
+
+    static func csv(_ rows: [(Int64, String)]) -> String { rows.map { "\($0.0),\($0.1)\n" }.joined() }
+
+    @Test("every entry answers its label; lookups, batch lookups, iteration and verify agree", arguments: [1, 2, 3])
+    func answers(seed: UInt64) throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let rows = Self.rows(count: 3_000, seed: seed)
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        let index = try CallDirIndex(path: path)
+        #expect(index.metadata.sharedLabels >= 4 && index.metadata.streamLabels > 1_500)
+        #expect(index.labelCount == index.metadata.sharedLabels + index.metadata.streamLabels)
+        for (n, label) in rows { #expect(try index.lookup(n).label == label) }
+        let batch = try index.lookup(rows.map(\.0)).map(\.label)
+        #expect(batch == rows.map(\.1))
+        var iterated: [(Int64, String)] = []
+        try index.forEachIdentifiedNumber { iterated.append(($0, $1)) }
+        #expect(iterated.map(\.0) == rows.map(\.0) && iterated.map(\.1) == rows.map(\.1))
+        _ = try CallDirIndex(path: path, verify: true)
+    }
+
+    @Test("the same entries give the same bytes, sorted or shuffled, in one file or several")
+    func canonical() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        var rows = Self.rows(count: 2_000, seed: 7)
+        try compile(identify: [folder.write("sorted.csv", Self.csv(rows))], output: folder.file("a.calldir"))
+        var rng = SeededGenerator(seed: 8)
+        rows.shuffle(using: &rng)
+        let half = rows.count / 2
+        try compile(identify: [folder.write("x.csv", Self.csv(Array(rows[..<half]))),
+                               folder.write("y.csv", Self.csv(Array(rows[half...])))],
+                    output: folder.file("b.calldir")) { $0.sort = true; $0.memoryBudget = 1 << 20 }
+        #expect(fileBytes(folder.file("a.calldir")) == fileBytes(folder.file("b.calldir")))
+    }
+
+    @Test("past 65,536 shared labels, repeated labels go to the stream store and still answer")
+    func sharedLimit() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        // 70,000 labels, each used by two neighbouring numbers: the second use makes it shared.
+        let distinct = 70_000
+        let rows = (0..<(2 * distinct)).map { (Int64(12_015_550_000) + Int64($0), "Caller \($0 / 2)") }
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        let index = try CallDirIndex(path: path, verify: true)
+        #expect(index.metadata.sharedLabels == LabelCollector.sharedLimit)
+        #expect(index.metadata.streamLabels == distinct + (distinct - LabelCollector.sharedLimit))
+        for (n, label) in rows where n % 97 == 0 || n > rows.last!.0 - 10 { #expect(try index.lookup(n).label == label) }
+    }
+
+    @Test("the symbol coding round-trips random UTF-8 text, escapes included")
+    func codingRoundTrip() throws {
+        var rng = SeededGenerator(seed: 11)
+        let alphabet = Array("abcdefghij ABC-&'.Éé日本語🙂ß".unicodeScalars)
+        let labels = (0..<2_000).map { _ in
+            String(String.UnicodeScalarView((0..<Int.random(in: 1...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }))
+        }
+        let training = labels.prefix(200).flatMap { Array($0.utf8) }
+        var ends: [Int] = []
+        var end = 0
+        for label in labels.prefix(200) { end += label.utf8.count; ends.append(end) }
+        let symbols = SymbolTableBuilder.build(sample: training, ends: ends)
+        #expect(symbols.count > 20 && symbols.count <= 255)
+        let coder = LabelCoder(symbols)
+        var coded: [UInt8] = [], decoded: [UInt8] = []
+        var codedBytes = 0, textBytes = 0
+        for label in labels + ["\u{7F}x", String(repeating: "z", count: 255)] {
+            coded.removeAll()
+            Array(label.utf8).withUnsafeBytes { coder.encode($0, into: &coded) }
+            #expect(coded.withUnsafeBytes { symbols.decode($0, into: &decoded) })
+            #expect(decoded == Array(label.utf8))
+            codedBytes += coded.count
+            textBytes += label.utf8.count
+        }
+        #expect(codedBytes < textBytes, "coding should compress text like its training sample")
+        // Codes the table does not have, a dangling escape, and text past 255 bytes are refused.
+        #expect(![UInt8(254)].withUnsafeBytes { symbols.decode($0, into: &decoded) } || symbols.count == 255)
+        #expect(![UInt8(255)].withUnsafeBytes { symbols.decode($0, into: &decoded) })
+        #expect(!Array(repeating: [UInt8(255), 0x41], count: 256).flatMap { $0 }.withUnsafeBytes { symbols.decode($0, into: &decoded) })
+    }
+
+    @Test("a damaged label block fails the lookups that need it, not the others; verify names it")
+    func damagedLabelBlock() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let rows = (0..<500).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }  // all stream labels
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        let store = try #require(Forger(bytes: fileBytes(path)).labelBlocks(11).last)
+        var bytes = fileBytes(path)
+        bytes[store.start + 5] ^= 0x20  // inside the last stream block: labels 448...499
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let index = try CallDirIndex(path: path)  // opening does not read label blocks
+        #expect(try index.lookup(rows[10].0).label == rows[10].1)
+        let error = #expect(throws: CallDirError.self) { try index.lookup(rows[470].0) }
+        #expect(error?.message.contains("stream-labels: label block 7 fails its checksum") == true, "\(String(describing: error))")
+        let verify = #expect(throws: CallDirError.self) { try CallDirIndex(path: path, verify: true) }
+        #expect(verify?.message.contains("stream-labels") == true, "\(String(describing: verify))")
+    }
+}
