@@ -31,6 +31,19 @@ public struct CompileSummary: Sendable {
     public var checksum: UInt32 = 0
     public var seconds = 0.0
 
+    /// Copies the counts an index's metadata holds.
+    mutating func take(_ m: IndexMetadata) {
+        blockedNumbers = m.blockedNumbers
+        identifiedNumbers = m.identifiedNumbers
+        numbersInBoth = m.numbersInBoth
+        blockedRanges = m.blockedRanges
+        identifiedRanges = m.identifiedRanges
+        blockedRangeNumbers = m.blockedRangeNumbers
+        identifiedRangeNumbers = m.identifiedRangeNumbers
+        labels = m.labels
+        deviceEntries = m.deviceEntries
+    }
+
     /// Entries stored one by one, both kinds.
     public var entries: Int { blockedNumbers + identifiedNumbers }
     public var bytesPerEntry: Double { entries == 0 ? 0 : Double(fileBytes) / Double(entries) }

@@ -85,18 +85,27 @@ public final class Compiler {
         let (blockSegments, cut) = RangeMath.subtract(allow, from: RangeMath.merge(blockRanges.map(\.range)))
         let identifySegments = RangeMath.flatten(identifyRanges)
         summary.allowedRangeNumbersRemoved = cut
-        summary.blockedNumbers = blocked.count
-        summary.identifiedNumbers = identified.count
-        summary.blockedRanges = blockSegments.count
-        summary.identifiedRanges = identifySegments.count
-        summary.blockedRangeNumbers = blockSegments.reduce(0) { $0 + $1.count }
-        summary.identifiedRangeNumbers = identifySegments.reduce(0) { $0 + $1.0.count }
-        try countOverlaps(writer: writer, blockSegments: blockSegments, identifySegments: identifySegments.map(\.0))
+        let finisher = IndexFinisher(writer: writer, labels: labels)
+        var metadata = try finisher.metadata(blocked: blocked, identified: identified, blockSegments: blockSegments,
+                                             identifySegments: identifySegments.map(\.0))
+        summary.deviceEntries = metadata.deviceEntries
         try checkDeviceBudget()
-        try writeTables(writer: writer, blockSegments: blockSegments, identifySegments: identifySegments)
+        metadata.buildTime = options.buildTime
+        metadata = try rangeLabels.withAllLabels { labelOf in
+            try finisher.writeTables(metadata, blockSegments: blockSegments,
+                                     identifySegments: identifySegments.map { ($0.0, labelOf(Int($0.1))) })
+        }
+        summary.take(metadata)
         let (size, crc) = try writer.finish()
         summary.fileBytes = size
         summary.checksum = crc
+    }
+
+    private func checkDeviceBudget() throws {
+        guard let budget = options.maxNumbers, summary.deviceEntries > budget else { return }
+        throw CallDirError(.limitExceeded,
+                           "a device would have to load \(summary.deviceEntries) entries (ranges expanded), above --max-numbers \(budget); no index written",
+                           path: options.output)
     }
 
     /// Reads every source of one kind into `encoder`; returns the range rows.

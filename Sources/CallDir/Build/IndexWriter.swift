@@ -11,6 +11,8 @@ final class IndexWriter {
     private var bodyCRC: UInt32 = 0
 
     var destination: String { file.destination }
+    /// The header's magic, version and bytes 36..<60 (an index's by default; a delta's).
+    var headerTemplate = FileHeader(sectionCount: 0, fileSize: 0, sectionTableOffset: 0, sectionTableCRC: 0)
 
     init(destination: String) throws {
         file = try AtomicFile(destination: destination)
@@ -66,8 +68,12 @@ final class IndexWriter {
         let tableOffset = file.length
         try appendBody(tableBytes)
         let size = file.length + IndexFormat.trailerSize
-        let header = FileHeader(sectionCount: table.count, fileSize: size, sectionTableOffset: tableOffset,
-                                sectionTableCRC: Checksum.crc32(tableBytes)).encoded()
+        var fields = headerTemplate
+        fields.sectionCount = table.count
+        fields.fileSize = size
+        fields.sectionTableOffset = tableOffset
+        fields.sectionTableCRC = Checksum.crc32(tableBytes)
+        let header = fields.encoded()
         let bodyLength = file.length - IndexFormat.headerSize
         let fileCRC = Checksum.combine(Checksum.crc32(header), bodyCRC, lengthB: bodyLength)
         var trailer: [UInt8] = []

@@ -42,6 +42,32 @@ package enum SectionKind: UInt32, CaseIterable, Sendable {
     case labelSymbols = 9
     case sharedLabels = 10
     case streamLabels = 11
+    // Delta files (FORMAT.md, "Delta file"); they also hold kinds 9-11 for their labels.
+    case deltaMetadata = 33
+    case removedBlockedNumbers = 34
+    case removedBlockedDirectory = 35
+    case addedBlockedNumbers = 36
+    case addedBlockedDirectory = 37
+    case removedIdentifiedNumbers = 38
+    case removedIdentifiedDirectory = 39
+    case addedIdentifiedNumbers = 40
+    case addedIdentifiedDirectory = 41
+    case removedBlockedRanges = 44
+    case addedBlockedRanges = 45
+    case removedIdentifiedRanges = 46
+    case addedIdentifiedRanges = 47
+
+    /// The kinds every index holds (each exactly once).
+    package static let indexKinds: [SectionKind] = [.metadata, .blockedNumbers, .blockedDirectory, .identifiedNumbers,
+                                                    .identifiedDirectory, .blockedRanges, .identifiedRanges, .labelSymbols,
+                                                    .sharedLabels, .streamLabels]
+    /// The kinds every delta holds.
+    package static let deltaKinds: [SectionKind] = [.deltaMetadata, .removedBlockedNumbers, .removedBlockedDirectory,
+                                                    .addedBlockedNumbers, .addedBlockedDirectory, .removedIdentifiedNumbers,
+                                                    .removedIdentifiedDirectory, .addedIdentifiedNumbers,
+                                                    .addedIdentifiedDirectory, .labelSymbols, .sharedLabels, .streamLabels,
+                                                    .removedBlockedRanges, .addedBlockedRanges, .removedIdentifiedRanges,
+                                                    .addedIdentifiedRanges]
 
     package var name: String {
         switch self {
@@ -53,6 +79,19 @@ package enum SectionKind: UInt32, CaseIterable, Sendable {
         case .labelSymbols: return "label-symbols"
         case .sharedLabels: return "shared-labels"
         case .streamLabels: return "stream-labels"
+        case .deltaMetadata: return "delta-metadata"
+        case .removedBlockedNumbers: return "removed-blocked-numbers"
+        case .removedBlockedDirectory: return "removed-blocked-directory"
+        case .addedBlockedNumbers: return "added-blocked-numbers"
+        case .addedBlockedDirectory: return "added-blocked-directory"
+        case .removedIdentifiedNumbers: return "removed-identified-numbers"
+        case .removedIdentifiedDirectory: return "removed-identified-directory"
+        case .addedIdentifiedNumbers: return "added-identified-numbers"
+        case .addedIdentifiedDirectory: return "added-identified-directory"
+        case .removedBlockedRanges: return "removed-blocked-ranges"
+        case .addedBlockedRanges: return "added-blocked-ranges"
+        case .removedIdentifiedRanges: return "removed-identified-ranges"
+        case .addedIdentifiedRanges: return "added-identified-ranges"
         case .blockedRanges: return "blocked-ranges"
         case .identifiedRanges: return "identified-ranges"
         }

@@ -152,7 +152,8 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
 
 /// Reads and checks the section table.
 enum SectionTable {
-    static func read(_ bytes: UnsafeRawBufferPointer, header: FileHeader, path: String) throws -> SectionMap {
+    package static func read(_ bytes: UnsafeRawBufferPointer, header: FileHeader, required: [SectionKind] = SectionKind.indexKinds,
+                             path: String) throws -> SectionMap {
         func damage(_ message: String, _ offset: Int? = nil) -> CallDirError {
             CallDirError(.corruptIndex, message, path: path, offset: offset)
         }
@@ -188,11 +189,11 @@ enum SectionTable {
             guard sections[kind] == nil else { throw damage("section \(kind.name) appears twice") }
             sections[kind] = SectionEntry(kind: kind, offset: offset, length: length, crc: table.readLE(UInt32.self, at: at + 24)!)
         }
-        if let kind = sections.firstMissing { throw damage("section \(kind.name) is missing") }
+        if let kind = required.first(where: { sections[$0] == nil }) { throw damage("section \(kind.name) is missing") }
         return sections
     }
 
-    static func checkCRC(_ entry: SectionEntry, bytes: UnsafeRawBufferPointer, path: String) throws {
+    package static func checkCRC(_ entry: SectionEntry, bytes: UnsafeRawBufferPointer, path: String) throws {
         let body = UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.length)])
         let actual = Checksum.crc32(body)
         guard actual == entry.crc else {
@@ -206,17 +207,15 @@ enum SectionTable {
 /// The sections of an index by kind. A fixed array indexed by kind, not a dictionary:
 /// building a `[SectionKind: SectionEntry]` made the Swift runtime look up `Hashable` among
 /// every conformance in the binary, ~400,000 instructions of a one-shot lookup's 1.8 million.
-struct SectionMap {
-    private var entries = [SectionEntry?](repeating: nil, count: 12)
+package struct SectionMap {
+    private var entries = [SectionEntry?](repeating: nil, count: 64)
 
-    subscript(kind: SectionKind) -> SectionEntry? {
+    package subscript(kind: SectionKind) -> SectionEntry? {
         get { entries[Int(kind.rawValue)] }
         set { entries[Int(kind.rawValue)] = newValue }
     }
 
-    var firstMissing: SectionKind? { SectionKind.allCases.first { self[$0] == nil } }
-
-    var inFileOrder: [SectionEntry] {
+    package var inFileOrder: [SectionEntry] {
         SectionKind.allCases.compactMap { self[$0] }.sorted { ($0.offset, $0.length) < ($1.offset, $1.length) }
     }
 }
