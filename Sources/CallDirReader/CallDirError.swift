@@ -16,6 +16,8 @@ public struct CallDirError: Error, Sendable, Equatable, CustomStringConvertible 
         case limitExceeded = "limit-exceeded"
         /// Options that do not fit together.
         case usage
+        /// A delta does not connect these files (another OLD, or it does not rebuild NEW).
+        case deltaMismatch = "delta-mismatch"
     }
 
     public var code: Code

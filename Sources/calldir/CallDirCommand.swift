@@ -21,6 +21,6 @@ struct CallDirCommand: ParsableCommand {
           calldir lookup 18005555555
         """,
         version: CallDirVersion.string,
-        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, SimulateCommand.self, ExportCommand.self, ServeCommand.self]
+        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, SimulateCommand.self, ExportCommand.self, DiffCommand.self, PatchCommand.self, ServeCommand.self]
     )
 }

@@ -5,7 +5,7 @@ import CallDirReader
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show an index's format version, counts, sections and build metadata.",
+        abstract: "Show an index's (or a delta's) format version, counts, sections and build metadata.",
         discussion: "Example: calldir inspect --json spam.calldir"
     )
 
@@ -16,10 +16,17 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let index: CallDirIndex
-        do { index = try CallDirIndex(path: file ?? DefaultIndex.path) } catch { throw Terminal.fail(error) }
+        let path = file ?? DefaultIndex.path
         var out = StdoutBuffer()
-        out.write((json ? index.infoJSON.rendered() : index.infoText) + "\n")
+        do {
+            if DeltaFile.looksLikeDelta(path: path) {
+                let delta = try DeltaFile(path: path)
+                out.write((json ? delta.infoJSON.rendered() : delta.infoText) + "\n")
+            } else {
+                let index = try CallDirIndex(path: path)
+                out.write((json ? index.infoJSON.rendered() : index.infoText) + "\n")
+            }
+        } catch { throw Terminal.fail(error) }
         guard out.close() else { throw ExitCode(2) }
     }
 }
@@ -27,7 +34,7 @@ struct InspectCommand: ParsableCommand {
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check every checksum and structural invariant of an index.",
+        abstract: "Check every checksum and structural invariant of an index (or a delta).",
         discussion: """
         Exit status: 0 intact; 1 damaged (the message names the damaged section); 2 the file
         cannot be read. Example: calldir verify spam.calldir && cp spam.calldir /srv/
@@ -43,11 +50,20 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let path = file ?? DefaultIndex.path
         do {
-            let index = try CallDirIndex(path: path, verify: true)
+            let summary: String, checksum: String
+            if DeltaFile.looksLikeDelta(path: path) {
+                let delta = try DeltaFile(path: path, verify: true)
+                checksum = hex(delta.checksum)
+                summary = "ok: \(path): delta of \(delta.summary.changedEntries) entries and \(delta.removedRangeCount + delta.addedRangeCount) "
+                    + "ranges from \(hex(delta.oldChecksum)) to \(hex(delta.newChecksum)), checksum \(checksum)"
+            } else {
+                let index = try CallDirIndex(path: path, verify: true)
+                checksum = index.checksumText
+                summary = "ok: \(path): \(index.blockedCount + index.identifiedCount) entries, checksum \(checksum)"
+            }
             var out = StdoutBuffer()
-            let summary = "ok: \(path): \(index.blockedCount + index.identifiedCount) entries, checksum \(index.checksumText)"
             out.write(json ? JSONValue.object([("path", .string(path)), ("ok", .bool(true)),
-                                               ("checksum", .string(index.checksumText))]).rendered() + "\n" : summary + "\n")
+                                               ("checksum", .string(checksum))]).rendered() + "\n" : summary + "\n")
             guard out.close() else { throw ExitCode(2) }
         } catch let error as CallDirError {
             if json {

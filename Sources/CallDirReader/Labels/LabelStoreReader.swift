@@ -96,6 +96,12 @@ package struct LabelReader {
     package let shared: LabelStoreReader
     package let stream: LabelStoreReader
 
+    package init(symbols: LabelSymbols, shared: LabelStoreReader, stream: LabelStoreReader) {
+        self.symbols = symbols
+        self.shared = shared
+        self.stream = stream
+    }
+
     /// Shared labels (range records and shared refs must stay below this).
     package var sharedCount: Int { shared.count }
 

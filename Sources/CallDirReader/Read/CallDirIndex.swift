@@ -10,12 +10,12 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public let checksum: UInt32
     /// True when every checksum and invariant was verified at open.
     public let isVerified: Bool
-    let sections: SectionMap
-    let blocked: NumberSetReader
-    let identified: NumberSetReader
-    let labels: LabelReader
-    let blockedRanges: RangeTableReader
-    let identifiedRanges: RangeTableReader
+    package let sections: SectionMap
+    package let blocked: NumberSetReader
+    package let identified: NumberSetReader
+    package let labels: LabelReader
+    package let blockedRanges: RangeTableReader
+    package let identifiedRanges: RangeTableReader
 
     public convenience init(path: String, verify: Bool = false) throws {
         try self.init(file: MappedFile(path: path), verify: verify)
@@ -151,7 +151,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
 }
 
 /// Reads and checks the section table.
-enum SectionTable {
+package enum SectionTable {
     package static func read(_ bytes: UnsafeRawBufferPointer, header: FileHeader, required: [SectionKind] = SectionKind.indexKinds,
                              path: String) throws -> SectionMap {
         func damage(_ message: String, _ offset: Int? = nil) -> CallDirError {

@@ -131,6 +131,15 @@ extension CallDirIndex {
         (0..<blockedRanges.count).map { let r = blockedRanges.range($0); return NumberRange(first: r.first, last: r.last) }
     }
 
+    /// Identification ranges and their labels; throws when a label block is damaged.
+    public func checkedIdentifiedRanges() throws -> [(range: NumberRange, label: String)] {
+        try (0..<identifiedRanges.count).map {
+            let r = identifiedRanges.range($0)
+            return (NumberRange(first: r.first, last: r.last), try label(r.label))
+        }
+    }
+
+    /// `checkedIdentifiedRanges()`, with "" for a label that cannot be read (for display).
     public var identifiedRangeList: [(range: NumberRange, label: String)] {
         (0..<identifiedRanges.count).map {
             let r = identifiedRanges.range($0)

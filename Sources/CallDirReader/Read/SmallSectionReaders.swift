@@ -1,16 +1,16 @@
 /// A range section: sorted, disjoint (first, last) pairs of i64, plus a u32 label id and
 /// 4 zero bytes per range in identification ranges.
-struct RangeTableReader {
-    let section: UnsafeRawBufferPointer
-    let count: Int
-    let stride: Int
-    let withLabels: Bool
+package struct RangeTableReader {
+    package let section: UnsafeRawBufferPointer
+    package let count: Int
+    package let stride: Int
+    package let withLabels: Bool
 
     /// Checks every record at open (ranges are few: the French operator list is 374): each
     /// range holds valid CallKit numbers, first <= last, ranges rise and do not touch the
     /// previous one, and label ids exist. Lookups and iteration then never meet a range they
     /// could trap on, whatever the file says.
-    init(_ section: UnsafeRawBufferPointer, withLabels: Bool, name: String, labelCount: Int, path: String) throws {
+    package init(_ section: UnsafeRawBufferPointer, withLabels: Bool, name: String, labelCount: Int, path: String) throws {
         stride = withLabels ? IndexFormat.identifyRangeSize : IndexFormat.blockRangeSize
         guard section.count % stride == 0 else {
             throw CallDirError(.corruptIndex, "\(name): section length \(section.count) is not a multiple of \(stride)", path: path)
@@ -33,7 +33,7 @@ struct RangeTableReader {
     }
 
     @inline(__always)
-    func range(_ i: Int) -> (first: Int64, last: Int64, label: UInt32) {
+    package func range(_ i: Int) -> (first: Int64, last: Int64, label: UInt32) {
         let at = i * stride
         return (section.readLE(Int64.self, at: at)!, section.readLE(Int64.self, at: at + 8)!,
                 withLabels ? section.readLE(UInt32.self, at: at + 16)! : 0)

@@ -12,6 +12,9 @@ import CallDirReader
 /// stream, so the same entries give the same bytes however they were read or sorted.
 final class LabelCollector {
     static let sharedLimit = 1 << 16
+    /// This collector's limit: `sharedLimit`, or 0 to keep every entry's label in the stream
+    /// store (a delta's added entries).
+    private let limit: Int
     static let candidateSlots = 1 << 18
     /// The symbol table is trained on the first labels of the stream store.
     static let sampleLabels = 1 << 15
@@ -26,8 +29,9 @@ final class LabelCollector {
     private(set) var sample: [UInt8] = []
     private(set) var sampleEnds: [Int] = []
 
-    init(temporaryFolder: String) {
+    init(temporaryFolder: String, sharedLimit: Int = LabelCollector.sharedLimit) {
         self.temporaryFolder = temporaryFolder
+        limit = sharedLimit
     }
 
     /// True when `label` is a shared label already (its text passed the label checks).
@@ -39,7 +43,7 @@ final class LabelCollector {
         if let id = shared.knownID(label, hash: hash) { return id }
         let slot = Int(truncatingIfNeeded: hash) & (Self.candidateSlots - 1)
         let mark = hash | 1  // 0 marks an empty slot
-        if candidates[slot] == mark, shared.count < Self.sharedLimit { return shared.intern(label, hash: hash) }
+        if candidates[slot] == mark, shared.count < limit { return shared.intern(label, hash: hash) }
         candidates[slot] = mark
         return try appendToStream(label)
     }

@@ -1,0 +1,124 @@
+import CallDirReader
+
+/// A delta file (FORMAT.md, "Delta file"): what changed from one index (OLD) to another
+/// (NEW), per kind: numbers removed and added, ranges removed and added, the labels of what
+/// was added, and NEW's metadata. Opened like an index: the header, section table and small
+/// sections are checked at open (every offset and count range-checked, never trusted), the
+/// number blocks and label blocks by CRC as they are read; `verify: true` checks everything.
+public final class DeltaFile {
+    public static let magic: [UInt8] = [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x4C, 0x54, 0x1A]  // "CALLDLT", 0x1A
+    public static let majorVersion: UInt16 = 1
+    public static let minorVersion: UInt16 = 0
+
+    public let path: String
+    public let file: MappedFile
+    /// The indexes it connects: their checksums (trailer CRCs) and sizes.
+    public let oldChecksum: UInt32
+    public let newChecksum: UInt32
+    public let oldSize: Int
+    public let newSize: Int
+    /// The whole-file CRC of the delta itself.
+    public let checksum: UInt32
+    /// NEW's metadata (its build time and generator are what a patch writes).
+    public let newMetadata: IndexMetadata
+    let sections: SectionMap
+    let removedBlocked: NumberSetReader
+    let addedBlocked: NumberSetReader
+    let removedIdentified: NumberSetReader
+    let addedIdentified: NumberSetReader
+    let labels: LabelReader
+    let removedBlockedRanges: RangeTableReader
+    let addedBlockedRanges: RangeTableReader
+    let removedIdentifiedRanges: RangeTableReader
+    let addedIdentifiedRanges: RangeTableReader
+    let isVerified: Bool
+
+    /// True when the file starts with a delta's magic (for `inspect` and `verify`).
+    public static func looksLikeDelta(path: String) -> Bool {
+        guard let file = try? MappedFile(path: path) else { return false }
+        return file.bytes.count >= 8 && file.bytes.prefix(8).elementsEqual(magic)
+    }
+
+    public convenience init(path: String, verify: Bool = false) throws {
+        try self.init(file: MappedFile(path: path), verify: verify)
+    }
+
+    public init(file: MappedFile, verify: Bool = false) throws {
+        let path = file.path
+        let bytes = file.bytes
+        self.path = path
+        self.file = file
+        let header = try FileHeader.decode(bytes, magic: Self.magic, what: "calldir delta", path: path) { major in
+            guard major == Self.majorVersion else {
+                throw CallDirError(.unsupportedVersion, "delta format version \(major) is not supported (this calldir reads "
+                                   + "version \(Self.majorVersion)); diff the two indexes again", path: path)
+            }
+        }
+        let table = try SectionTable.read(bytes, header: header, required: SectionKind.deltaKinds, path: path)
+        sections = table
+        (oldChecksum, newChecksum) = header.extra.withUnsafeBytes { ($0.readLE(UInt32.self, at: 0)!, $0.readLE(UInt32.self, at: 4)!) }
+        (oldSize, newSize) = header.extra.withUnsafeBytes {
+            (Int(clamping: $0.readLE(UInt64.self, at: 8)!), Int(clamping: $0.readLE(UInt64.self, at: 16)!))
+        }
+        checksum = bytes.readLE(UInt32.self, at: bytes.count - IndexFormat.trailerSize)!
+        func section(_ kind: SectionKind) -> UnsafeRawBufferPointer {
+            let s = table[kind]!
+            return UnsafeRawBufferPointer(rebasing: bytes[s.offset..<(s.offset + s.length)])
+        }
+        for kind in [SectionKind.deltaMetadata, .removedBlockedDirectory, .addedBlockedDirectory, .removedIdentifiedDirectory,
+                     .addedIdentifiedDirectory, .labelSymbols, .removedBlockedRanges, .addedBlockedRanges,
+                     .removedIdentifiedRanges, .addedIdentifiedRanges] {
+            try SectionTable.checkCRC(table[kind]!, bytes: bytes, path: path)
+        }
+        newMetadata = try IndexMetadata(decoding: section(.deltaMetadata), path: path)
+        func set(_ data: SectionKind, _ directory: SectionKind, identified: Bool) throws -> NumberSetReader {
+            try NumberSetReader(data: section(data), directorySection: section(directory), name: data.name,
+                                identified: identified, path: path)
+        }
+        removedBlocked = try set(.removedBlockedNumbers, .removedBlockedDirectory, identified: false)
+        addedBlocked = try set(.addedBlockedNumbers, .addedBlockedDirectory, identified: false)
+        removedIdentified = try set(.removedIdentifiedNumbers, .removedIdentifiedDirectory, identified: false)
+        addedIdentified = try set(.addedIdentifiedNumbers, .addedIdentifiedDirectory, identified: true)
+        let labels = LabelReader(symbols: try LabelSymbols(section: section(.labelSymbols), path: path),
+                                 shared: try LabelStoreReader(section(.sharedLabels), name: SectionKind.sharedLabels.name, path: path),
+                                 stream: try LabelStoreReader(section(.streamLabels), name: SectionKind.streamLabels.name, path: path))
+        self.labels = labels
+        guard labels.stream.count == addedIdentified.count else {
+            throw CallDirError(.corruptIndex, "delta: \(addedIdentified.count) added identification numbers but "
+                               + "\(labels.stream.count) labels", path: path)
+        }
+        let sharedCount = labels.sharedCount
+        func ranges(_ kind: SectionKind, labelled: Bool) throws -> RangeTableReader {
+            try RangeTableReader(section(kind), withLabels: labelled, name: kind.name, labelCount: sharedCount, path: path)
+        }
+        removedBlockedRanges = try ranges(.removedBlockedRanges, labelled: false)
+        addedBlockedRanges = try ranges(.addedBlockedRanges, labelled: false)
+        removedIdentifiedRanges = try ranges(.removedIdentifiedRanges, labelled: false)
+        addedIdentifiedRanges = try ranges(.addedIdentifiedRanges, labelled: true)
+        isVerified = verify
+        if verify { try DeltaVerifier(delta: self).verifyAll() }
+    }
+
+    public var removedBlockedCount: Int { removedBlocked.count }
+    public var addedBlockedCount: Int { addedBlocked.count }
+    public var removedIdentifiedCount: Int { removedIdentified.count }
+    public var addedIdentifiedCount: Int { addedIdentified.count }
+    public var removedRangeCount: Int { removedBlockedRanges.count + removedIdentifiedRanges.count }
+    public var addedRangeCount: Int { addedBlockedRanges.count + addedIdentifiedRanges.count }
+
+    func cursor(_ set: NumberSetReader) -> NumberCursor { NumberCursor(set, path: path, checkBlocks: !isVerified) }
+
+    func label(_ ref: UInt32, into text: inout [UInt8]) throws {
+        try labels.bytes(of: ref, check: !isVerified, path: path, into: &text)
+    }
+
+    /// Range records as numbers (and the label texts of added identification ranges).
+    func rangeList(_ table: RangeTableReader) -> [NumberRange] {
+        (0..<table.count).map { let r = table.range($0); return NumberRange(first: r.first, last: r.last) }
+    }
+
+    /// Section name, offset and length, in file order (for `inspect`).
+    public var sectionLayout: [(name: String, offset: Int, length: Int)] {
+        sections.inFileOrder.map { ($0.kind.name, $0.offset, $0.length) }
+    }
+}

@@ -1,0 +1,46 @@
+import CallDirReader
+
+/// Everything `calldir verify` checks in a delta: every section CRC and the trailer, every
+/// number block decoded (ascending, counts as the directories say), the added identification
+/// numbers each with its own stream label, every label decoded and valid, NEW's metadata
+/// consistent with what the delta says it connects.
+struct DeltaVerifier {
+    let delta: DeltaFile
+
+    func verifyAll() throws {
+        let bytes = delta.file.bytes
+        for entry in delta.sections.inFileOrder { try SectionTable.checkCRC(entry, bytes: bytes, path: delta.path) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - IndexFormat.trailerSize)])
+        let actual = Checksum.crc32(body)
+        guard actual == delta.checksum else {
+            throw CallDirError(.corruptIndex, "trailer: whole-file checksum mismatch (expected \(hex(delta.checksum)), "
+                               + "got \(hex(actual)))", path: delta.path)
+        }
+        for set in [delta.removedBlocked, delta.addedBlocked, delta.removedIdentified] {
+            var cursor = delta.cursor(set)
+            while try cursor.next() != nil {}
+        }
+        var cursor = delta.cursor(delta.addedIdentified)
+        var position = 0
+        var text: [UInt8] = []
+        while try cursor.next() != nil {
+            guard cursor.labelID == LabelRef.stream(position) else {
+                throw CallDirError(.corruptIndex, "\(delta.addedIdentified.name): entry \(position) does not use its own label",
+                                   path: delta.path)
+            }
+            try delta.label(cursor.labelID, into: &text)
+            try checkLabel(text, what: "added label \(position)")
+            position += 1
+        }
+        for id in 0..<delta.labels.sharedCount {
+            try delta.label(UInt32(id), into: &text)
+            try checkLabel(text, what: "range label \(id)")
+        }
+    }
+
+    private func checkLabel(_ text: [UInt8], what: String) throws {
+        if let problem = text.withUnsafeBytes({ LabelRule.problem($0) }) {
+            throw CallDirError(.corruptIndex, "delta: \(what) is invalid (\(problem.rawValue))", path: delta.path)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import CallDirReader
+
+/// `calldir diff`: the delta from OLD to NEW, by streaming merges of the two indexes (memory
+/// is a block per cursor and the ranges, whatever the sizes), published atomically.
+public enum Differ {
+    public static func diff(old: CallDirIndex, new: CallDirIndex, output: String,
+                            temporaryFolder: String = "/tmp") throws -> DeltaSummary {
+        let started = monotonicSeconds()
+        let writer = try IndexWriter(destination: output)
+        do {
+            var extra: [UInt8] = []
+            extra.appendLE(old.checksum)
+            extra.appendLE(new.checksum)
+            extra.appendLE(UInt64(old.file.bytes.count))
+            extra.appendLE(UInt64(new.file.bytes.count))
+            writer.headerTemplate = FileHeader(magic: DeltaFile.magic, major: DeltaFile.majorVersion, minor: DeltaFile.minorVersion,
+                                               sectionCount: 0, fileSize: 0, sectionTableOffset: 0, sectionTableCRC: 0, extra: extra)
+            var summary = DeltaSummary(path: output, oldChecksum: old.checksum, newChecksum: new.checksum)
+            let labels = LabelCollector(temporaryFolder: temporaryFolder, sharedLimit: 0)
+            // One section at a time: removals in one pass, additions in another.
+            summary.removedBlocked = try writeSet(.removedBlockedNumbers, .removedBlockedDirectory, writer: writer) { encoder in
+                try NumberMerge.forEachChange(old: old, new: new, identified: false) { change in
+                    if case .removed(let n) = change { try encoder.append(n) }
+                }
+            }
+            summary.addedBlocked = try writeSet(.addedBlockedNumbers, .addedBlockedDirectory, writer: writer) { encoder in
+                try NumberMerge.forEachChange(old: old, new: new, identified: false) { change in
+                    if case .added(let n, _) = change { try encoder.append(n) }
+                }
+            }
+            summary.removedIdentified = try writeSet(.removedIdentifiedNumbers, .removedIdentifiedDirectory, writer: writer) { encoder in
+                try NumberMerge.forEachChange(old: old, new: new, identified: true) { change in
+                    if case .removed(let n) = change { try encoder.append(n) }
+                }
+            }
+            summary.addedIdentified = try writeSet(.addedIdentifiedNumbers, .addedIdentifiedDirectory, withLabels: true,
+                                                   writer: writer) { encoder in
+                try NumberMerge.forEachChange(old: old, new: new, identified: true) { change in
+                    if case .added(let n, let label) = change { try encoder.append(n, label: labels.ref(for: label!)) }
+                }
+            }
+            try writeRanges(old: old, new: new, labels: labels, writer: writer, summary: &summary)
+            try writer.beginSection(.deltaMetadata)
+            try writer.write(new.metadata.encoded())
+            try writer.endSection()
+            let (size, crc) = try writer.finish()
+            try writer.commit()
+            summary.bytes = size
+            summary.checksum = crc
+            summary.seconds = monotonicSeconds() - started
+            return summary
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    private static func writeSet(_ kind: SectionKind, _ directory: SectionKind, withLabels: Bool = false, writer: IndexWriter,
+                                 _ fill: (inout NumberSetEncoder) throws -> Void) throws -> Int {
+        var encoder = try NumberSetEncoder(writer: writer, kind: kind, withLabels: withLabels)
+        try fill(&encoder)
+        try encoder.finish()
+        try encoder.writeDirectory(kind: directory)
+        return encoder.count
+    }
+
+    /// Range records of OLD not in NEW and of NEW not in OLD, per kind (a label change is both).
+    private static func writeRanges(old: CallDirIndex, new: CallDirIndex, labels: LabelCollector, writer: IndexWriter,
+                                    summary: inout DeltaSummary) throws {
+        let (oldBlocked, newBlocked) = (Set(old.blockedRangeList), Set(new.blockedRangeList))
+        let removedBlocked = old.blockedRangeList.filter { !newBlocked.contains($0) }
+        let addedBlocked = new.blockedRangeList.filter { !oldBlocked.contains($0) }
+        let oldIdentified = try old.checkedIdentifiedRanges()
+        let newIdentified = try new.checkedIdentifiedRanges()
+        let (oldSet, newSet) = (Set(oldIdentified.map { "\($0.range.first)-\($0.range.last) \($0.label)" }),
+                                Set(newIdentified.map { "\($0.range.first)-\($0.range.last) \($0.label)" }))
+        let removedIdentified = oldIdentified.filter { !newSet.contains("\($0.range.first)-\($0.range.last) \($0.label)") }
+        let addedIdentified = newIdentified.filter { !oldSet.contains("\($0.range.first)-\($0.range.last) \($0.label)") }
+        let addedIDs = addedIdentified.map { r in
+            var text = r.label
+            return text.withUTF8 { labels.sharedID(forRange: UnsafeRawBufferPointer($0)) }
+        }
+        _ = try labels.writeSections(to: writer)
+        try IndexFinisher.writeRanges(removedBlocked, kind: .removedBlockedRanges, to: writer)
+        try IndexFinisher.writeRanges(addedBlocked, kind: .addedBlockedRanges, to: writer)
+        try IndexFinisher.writeRanges(removedIdentified.map { $0.range }, kind: .removedIdentifiedRanges, to: writer)
+        try IndexFinisher.writeRanges(Array(zip(addedIdentified.map { $0.range }, addedIDs)), kind: .addedIdentifiedRanges, to: writer)
+        summary.removedRanges = removedBlocked.count + removedIdentified.count
+        summary.addedRanges = addedBlocked.count + addedIdentified.count
+    }
+}
+
+/// What a diff wrote (and what `inspect` shows of a delta).
+public struct DeltaSummary: Sendable {
+    public var path: String
+    public var oldChecksum: UInt32
+    public var newChecksum: UInt32
+    public var removedBlocked = 0
+    public var addedBlocked = 0
+    public var removedIdentified = 0
+    public var addedIdentified = 0
+    public var removedRanges = 0
+    public var addedRanges = 0
+    public var bytes = 0
+    public var checksum: UInt32 = 0
+    public var seconds = 0.0
+
+    public var changedEntries: Int { removedBlocked + addedBlocked + removedIdentified + addedIdentified }
+}

@@ -1,0 +1,61 @@
+import CallDirReader
+
+/// The streaming merge behind diff: walks one kind's exact numbers of two indexes in step and
+/// reports each number only OLD has (removed), only NEW has (added, with NEW's label), and, for
+/// identification, each number whose label text differs (removed, then added).
+enum NumberMerge {
+    enum Change {
+        case removed(Int64)
+        case added(Int64, UnsafeRawBufferPointer?)
+    }
+
+    static func forEachChange(old: CallDirIndex, new: CallDirIndex, identified: Bool, _ body: (Change) throws -> Void) throws {
+        var a = NumberCursor(identified ? old.identified : old.blocked, path: old.path, checkBlocks: !old.isVerified)
+        var b = NumberCursor(identified ? new.identified : new.blocked, path: new.path, checkBlocks: !new.isVerified)
+        var oldText = LabelText(index: old), newText = LabelText(index: new)
+        var x = try a.next(), y = try b.next()
+        while true {
+            switch (x, y) {
+            case (nil, nil):
+                return
+            case (let p?, let q?) where p == q:
+                if identified, try oldText.text(a.labelID) != newText.text(b.labelID) {
+                    try body(.removed(p))
+                    try newText.withText(b.labelID) { try body(.added(q, $0)) }
+                }
+                x = try a.next()
+                y = try b.next()
+            case (let p?, let q) where q == nil || p < q!:
+                try body(.removed(p))
+                x = try a.next()
+            case (_, let q?):
+                if identified { try newText.withText(b.labelID) { try body(.added(q, $0)) } } else { try body(.added(q, nil)) }
+                y = try b.next()
+            default:
+                return
+            }
+        }
+    }
+
+    /// Decoded label text by ref, remembering the last shared ref (runs of one label are common).
+    struct LabelText {
+        let index: CallDirIndex
+        private var buffer: [UInt8] = []
+        private var bufferRef = UInt32.max
+
+        init(index: CallDirIndex) { self.index = index }
+
+        mutating func text(_ ref: UInt32) throws -> [UInt8] {
+            if ref != bufferRef || LabelRef.isStream(ref) {
+                try index.labels.bytes(of: ref, check: !index.isVerified, path: index.path, into: &buffer)
+                bufferRef = ref
+            }
+            return buffer
+        }
+
+        mutating func withText(_ ref: UInt32, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+            let text = try text(ref)
+            try text.withUnsafeBytes { try body($0) }
+        }
+    }
+}
