@@ -8,7 +8,7 @@ import Testing
 struct HelpSnapshotTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    @Test("each --help matches its snapshot", arguments: ["", "compile", "lookup", "inspect", "verify", "simulate", "export", "serve"])
+    @Test("each --help matches its snapshot", arguments: ["", "compile", "lookup", "inspect", "verify", "simulate", "export", "diff", "patch", "serve"])
     func help(subcommand: String) throws {
         let arguments = subcommand.isEmpty ? ["--help"] : [subcommand, "--help"]
         let result = try CLI.run(arguments, environment: ["COLUMNS": "80"])

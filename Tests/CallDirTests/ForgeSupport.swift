@@ -9,6 +9,17 @@ import Foundation
 struct Forger {
     var bytes: [UInt8]
 
+    /// Section kinds by role, for an index or (by its magic) a delta file.
+    var isDelta: Bool { bytes.count >= 8 && bytes[5] == 0x4C && bytes[6] == 0x54 }  // "CALLDLT"
+    var numberSets: [(numbers: UInt64, directory: UInt64)] {
+        isDelta ? [(34, 35), (36, 37), (38, 39), (40, 41)] : [(2, 3), (4, 5)]
+    }
+    var identifiedNumbers: UInt64 { isDelta ? 40 : 4 }
+    var rangeSections: [(kind: UInt64, stride: Int)] {
+        isDelta ? [(44, 16), (45, 16), (46, 16), (47, 24)] : [(7, 16), (8, 24)]
+    }
+    var metadataKind: UInt64 { isDelta ? 33 : 1 }
+
     /// A field to forge: where it is and how wide (1, 2, 4 or 8 bytes).
     struct Field: CustomStringConvertible {
         var name: String
@@ -80,7 +91,7 @@ struct Forger {
     /// Recomputes every checksum, innermost first.
     mutating func reseal() {
         var blocks = [(start: Int, end: Int, crcAt: Int)]()
-        for (numbers, directory) in [(UInt64(2), UInt64(3)), (4, 5)] { blocks += self.blocks(numbers: numbers, directory: directory) }
+        for (numbers, directory) in numberSets { blocks += self.blocks(numbers: numbers, directory: directory) }
         blocks += labelBlocks(10) + labelBlocks(11)
         for block in blocks where block.start <= block.end && block.end <= bytes.count {
             write(block.crcAt, 4, UInt64(Self.crc(bytes[block.start..<block.end])))
@@ -105,7 +116,8 @@ struct Forger {
                        Field(name: "offset of section \(s.kind)", offset: s.entry + 8, width: 8),
                        Field(name: "length of section \(s.kind)", offset: s.entry + 16, width: 8)]
         }
-        for (kind, name) in [(UInt64(3), "blocked"), (5, "identified")] {
+        for (_, kind) in numberSets {
+            let name = "set \(kind)"
             guard let dir = section(kind) else { continue }
             fields += [Field(name: "\(name) count", offset: dir.offset, width: 8),
                        Field(name: "\(name) block size", offset: dir.offset + 8, width: 4)]
@@ -114,13 +126,13 @@ struct Forger {
                            Field(name: "\(name) block offset \(b)", offset: dir.offset + 24 + 16 * b, width: 4)]
             }
         }
-        for (numbers, directory) in [(UInt64(2), UInt64(3)), (4, 5)] {
+        for (numbers, directory) in numberSets {
             for (b, block) in blocks(numbers: numbers, directory: directory).enumerated() {
                 for (i, at) in [block.start, block.start + 1, block.start + 2, (block.start + block.end) / 2, block.end - 1].enumerated()
                 where at >= block.start && at < block.end {
                     fields.append(Field(name: "numbers \(numbers) block \(b) byte \(i)", offset: at, width: 1))
                 }
-                if numbers == 4 {  // C and S of the identified block header
+                if numbers == identifiedNumbers {  // C and S of the identified block header
                     fields += [Field(name: "identified block \(b) stream count", offset: block.start + 2, width: 2),
                                Field(name: "identified block \(b) stream base", offset: block.start + 4, width: 4)]
                 }
@@ -143,7 +155,7 @@ struct Forger {
                 }
             }
         }
-        for (kind, stride) in [(UInt64(7), 16), (8, 24)] {
+        for (kind, stride) in rangeSections {
             guard let ranges = section(kind) else { continue }
             for r in 0..<(ranges.length / stride) {
                 let at = ranges.offset + stride * r
@@ -152,7 +164,7 @@ struct Forger {
                 if stride == 24 { fields.append(Field(name: "range \(kind).\(r) label", offset: at + 16, width: 4)) }
             }
         }
-        if let metadata = section(1) {
+        if let metadata = section(metadataKind) {
             for i in 0..<12 { fields.append(Field(name: "metadata field \(i)", offset: metadata.offset + 8 * i, width: 8)) }
             fields.append(Field(name: "generator length", offset: metadata.offset + 96, width: 4))
         }
