@@ -4,8 +4,8 @@ import CallDirReader
 /// Splits a byte stream into lines, without allocating per line.
 ///
 /// Newlines are found 8 bytes at a time (`ByteSearch`). Each line is handed out as a view into
-/// a 2 MiB buffer (`ReadBuffers.lines`), without its `\n` and without a trailing `\r` (so CRLF and LF files read the
-/// same), with its 1-based line number. A last line without a newline is still a line. A UTF-8 byte order mark at the start of the first
+/// a 2 MiB buffer (`ReadBuffers.lines`), without its `\n` and without a trailing `\r` (so CRLF
+/// and LF files read the same), with its 1-based line number. A last line without a newline is still a line. A UTF-8 byte order mark at the start of the first
 /// line is dropped. Lines longer than `maxLineLength` are an error: such a "line" is almost
 /// always a binary file or a file with CR-only line ends, and refusing it bounds memory.
 struct LineReader {
