@@ -35,7 +35,7 @@ let package = Package(
     targets: [
         // Declares libFuzzer's driver entry point.
         .target(name: "CFuzz"),
-        // The driver call, the scratch file, and the input-list harness shared by five fuzzers.
+        // The driver call and the input-list harness shared by five fuzzers.
         .target(name: "FuzzSupport", dependencies: ["CFuzz", .product(name: "CallDir", package: "calldir")]),
     ] + harnesses.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) }
 )

@@ -1,11 +1,10 @@
 /// Byte-at-a-time reading over a `ByteStream`, with line counting, for the JSON and plist
 /// scanners (formats where a value may span lines or a whole file may be one line).
 ///
-/// Memory is one 256 KiB buffer, or none over bytes already in memory (a request body).
+/// Memory is one buffer of the stream's `buffers.chunk` bytes (256 KiB), or none over bytes
+/// already in memory (a request body).
 /// `line` is the 1-based line of the next unread byte.
 final class ByteCursor {
-    static let bufferSize = 256 << 10
-
     let stream: ByteStream?
     let name: String
     private(set) var line = 1
@@ -17,7 +16,7 @@ final class ByteCursor {
     init(stream: ByteStream) {
         self.stream = stream
         name = stream.name
-        buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        buffer = .allocate(byteCount: stream.buffers.chunk, alignment: 16)
     }
 
     /// Reads `bytes` in place; they must outlive the cursor and are never written.

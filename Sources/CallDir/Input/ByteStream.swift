@@ -3,13 +3,13 @@
 /// gzip is recognised by its magic bytes (1f 8b), never by the file name, so it works on
 /// stdin and pipes too. Nothing is seeked: the first chunk read for that check is kept and
 /// served first. Likewise `peek(count:)` lets format detection look at the first decompressed
-/// bytes, which the parser then reads again. Memory is fixed: one 256 KiB input buffer and, if
-/// `peek` was used, a replay buffer of the peeked size.
+/// bytes, which the parser then reads again. Memory is fixed: one input buffer of
+/// `buffers.chunk` bytes (256 KiB) and, if `peek` was used, a replay buffer of the peeked size.
 final class ByteStream {
-    static let inputBufferSize = 256 << 10
-
     /// How diagnostics name this input.
     let name: String
+    /// The buffer sizes of this pass; the line reader and the cursor take theirs from here.
+    let buffers: ReadBuffers
     private let file: InputFile
     private var isClosed = false
 
@@ -26,10 +26,11 @@ final class ByteStream {
     private var replayEnd = 0
     private var hasBeenRead = false
 
-    init(file: InputFile) {
+    init(file: InputFile, buffers: ReadBuffers = .standard) {
         self.file = file
         self.name = file.name
-        inputBuffer = .allocate(byteCount: Self.inputBufferSize, alignment: 16)
+        self.buffers = buffers
+        inputBuffer = .allocate(byteCount: buffers.chunk, alignment: 16)
     }
 
     deinit {

@@ -39,6 +39,13 @@ func openSource(descriptor: Int32, name: String, format: InputFormat = .auto,
     try makeSource(origin: InputOrigin(descriptor: descriptor, name: name), format: format, options: options)
 }
 
+/// Opens a source over `bytes` in memory, read as a file named `name` with `buffers` (tests,
+/// fuzzing: the same detection, gzip and parsers as `openSource(path:)`).
+func openSource(bytes: [UInt8], name: String, format: InputFormat = .auto, options: TextListOptions = .init(),
+                buffers: ReadBuffers = .standard) throws -> any EntrySource {
+    try makeSource(origin: InputOrigin(bytes: bytes, name: name, buffers: buffers), format: format, options: options)
+}
+
 private func makeSource(origin: InputOrigin, format: InputFormat, options: TextListOptions,
                         actions: (kind: EntryKind, takesUnmarked: Bool)? = nil) throws -> any EntrySource {
     var chosen = format

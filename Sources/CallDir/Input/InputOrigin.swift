@@ -5,12 +5,16 @@ import CallDirReader
 /// The file is opened when the source is created, so a missing file is reported at once, and
 /// that stream (with any bytes peeked for format detection) serves the first pass. Later
 /// passes reopen the path. Standard input and borrowed descriptors cannot be reopened: a
-/// second pass over them is an error rather than a silent empty list.
+/// second pass over them is an error rather than a silent empty list. Bytes in memory (tests,
+/// fuzzing) are read again from the start.
 final class InputOrigin {
     /// How diagnostics name the input: its path or `<stdin>`.
     let name: String
     /// The path to reopen for another pass, nil for stdin and descriptors.
     private let reopenablePath: String?
+    /// The input when it is bytes in memory.
+    private let memory: [UInt8]?
+    private let buffers: ReadBuffers
     private var firstStream: ByteStream?
 
     /// Opens `path` (`-` is standard input).
@@ -18,6 +22,8 @@ final class InputOrigin {
         let file = try InputFile.open(path: path)
         name = file.name
         reopenablePath = file.ownsDescriptor ? path : nil
+        memory = nil
+        buffers = .standard
         firstStream = ByteStream(file: file)
     }
 
@@ -25,7 +31,18 @@ final class InputOrigin {
     init(descriptor: Int32, name: String) {
         self.name = name
         reopenablePath = nil
+        memory = nil
+        buffers = .standard
         firstStream = ByteStream(file: InputFile(descriptor: descriptor, name: name, ownsDescriptor: false))
+    }
+
+    /// Reads `bytes` as a file named `name`, each pass with `buffers`.
+    init(bytes: [UInt8], name: String, buffers: ReadBuffers) {
+        self.name = name
+        reopenablePath = nil
+        memory = bytes
+        self.buffers = buffers
+        firstStream = ByteStream(file: InputFile(bytes: bytes, name: name), buffers: buffers)
     }
 
     /// The first decompressed bytes, for format detection; they are replayed to the parser.
@@ -41,6 +58,9 @@ final class InputOrigin {
         if let stream = firstStream {
             firstStream = nil
             return stream
+        }
+        if let memory {
+            return ByteStream(file: InputFile(bytes: memory, name: name), buffers: buffers)
         }
         guard let path = reopenablePath else {
             throw CallDirError(.io, "standard input or a pipe can be read only once; save it to a file "

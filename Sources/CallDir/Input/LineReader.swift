@@ -4,24 +4,26 @@ import CallDirReader
 /// Splits a byte stream into lines, without allocating per line.
 ///
 /// Newlines are found 8 bytes at a time (`ByteSearch`). Each line is handed out as a view into
-/// a 2 MiB buffer, without its `\n` and without a trailing `\r` (so CRLF and LF files read the
-/// same), with its 1-based line number. A last line without a newline is still a line. A UTF-8 byte order mark at the start of the first
+/// a 2 MiB buffer (`ReadBuffers.lines`), without its `\n` and without a trailing `\r` (so CRLF
+/// and LF files read the same), with its 1-based line number. A last line without a newline is still a line. A UTF-8 byte order mark at the start of the first
 /// line is dropped. Lines longer than `maxLineLength` are an error: such a "line" is almost
 /// always a binary file or a file with CR-only line ends, and refusing it bounds memory.
 struct LineReader {
-    static let maxLineLength = 1 << 20
-    static let bufferSize = 2 << 20
+    /// The longest line of a standard pass (`ReadBuffers.standard`).
+    static let maxLineLength = ReadBuffers.standard.maxLineLength
 
     let stream: ByteStream
 
     /// Calls `body(line, lineNumber)` for every line, in order. The view is valid only during
     /// the call.
     func forEachLine(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+        let bufferSize = stream.buffers.lines
+        let maxLineLength = stream.buffers.maxLineLength
         // 8 bytes of slack after the buffer: the word-at-a-time scan may load past `end`.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize + 8, alignment: 64)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize + 8, alignment: 64)
         defer { buffer.deallocate() }
         let base = buffer.baseAddress!
-        let fillable = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Self.bufferSize])
+        let fillable = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bufferSize])
         var start = 0       // first byte of the current (incomplete) line
         var end = 0         // end of valid bytes
         var scanFrom = 0    // bytes before this offset hold no newline after `start`
@@ -50,7 +52,7 @@ struct LineReader {
                 }
                 return
             }
-            if end - start > Self.maxLineLength + 1 {
+            if end - start > maxLineLength + 1 {
                 throw tooLong(lineNumber + 1)
             }
             if start > 0 {
@@ -79,12 +81,12 @@ struct LineReader {
             first += 3
             count -= 3
         }
-        if count > Self.maxLineLength { throw tooLong(lineNumber) }
+        if count > stream.buffers.maxLineLength { throw tooLong(lineNumber) }
         try body(UnsafeRawBufferPointer(start: first, count: count), lineNumber)
     }
 
     private func tooLong(_ lineNumber: Int) -> CallDirError {
-        CallDirError(.badInput, "line longer than 1 MiB; is this a binary file, or a list with CR-only "
+        CallDirError(.badInput, "line longer than \(stream.buffers.maxLineDescription); is this a binary file, or a list with CR-only "
                      + "line ends? Convert it to one entry per line", path: stream.name, line: lineNumber)
     }
 }

@@ -56,7 +56,7 @@ public struct TextListSource: EntrySource {
     func forEachRow<Sink: RowSink>(into sink: inout Sink) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: LineReader.maxLineLength + 1, alignment: 16)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: stream.buffers.maxLineLength + 1, alignment: 16)
         defer { scratch.deallocate() }
         // A local struct, not a class: its state is then checked for exclusive access at
         // compile time instead of at run time on every line (swift_beginAccess showed in profiles).

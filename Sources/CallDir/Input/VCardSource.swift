@@ -28,7 +28,7 @@ public struct VCardSource: EntrySource {
     public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
-        let parser = VCardParser(name: name)
+        let parser = VCardParser(name: name, buffers: stream.buffers)
         try LineReader(stream: stream).forEachLine { line, lineNumber in
             try parser.physicalLine(line, lineNumber, body)
         }
@@ -49,12 +49,19 @@ final class VCardParser {
     private var fullName: [UInt8]?
     private var organization: [UInt8]?
 
-    init(name: String) { self.name = name }
+    /// Its `maxLineLength` bounds an unfolded property.
+    private let buffers: ReadBuffers
+
+    init(name: String, buffers: ReadBuffers = .standard) {
+        self.name = name
+        self.buffers = buffers
+    }
 
     func physicalLine(_ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ body: (SourceRow) throws -> Void) throws {
         if logicalLine != 0, let first = line.first, first == 0x20 || first == 0x09 {
-            guard logical.count + line.count <= LineReader.maxLineLength else {
-                throw CallDirError(.badInput, "folded property longer than 1 MiB; is this really a vCard file?",
+            guard logical.count + line.count <= buffers.maxLineLength else {
+                throw CallDirError(.badInput, "folded property longer than \(buffers.maxLineDescription); "
+                                   + "is this really a vCard file?",
                                    path: name, line: logicalLine)
             }
             logical.append(contentsOf: line.dropFirst())

@@ -4,7 +4,8 @@ import CallDirReader
 ///
 /// Everything that reads a list goes through `InputFile`, and `InputFile` through `Syscalls`
 /// (errno, `EINTR`, injected faults). The path `-` means standard input (fd 0),
-/// which is never closed by the library.
+/// which is never closed by the library. Tests and fuzzing read bytes in memory through the
+/// same type (`init(bytes:name:)`), so everything above the read call is the production path.
 struct InputFile {
     /// The path that means standard input.
     static let standardInputPath = "-"
@@ -14,12 +15,23 @@ struct InputFile {
     let name: String
     /// Whether `close()` closes the descriptor (false for stdin and borrowed descriptors).
     let ownsDescriptor: Bool
+    /// The bytes read instead of a descriptor (which is then -1).
+    private let memory: MemoryFile?
 
     /// Wraps a descriptor the caller opened (a pipe, a socket, stdin).
     init(descriptor: Int32, name: String, ownsDescriptor: Bool) {
         self.descriptor = descriptor
         self.name = name
         self.ownsDescriptor = ownsDescriptor
+        memory = nil
+    }
+
+    /// Reads `bytes` as if they were a file's contents.
+    init(bytes: [UInt8], name: String) {
+        descriptor = -1
+        self.name = name
+        ownsDescriptor = false
+        memory = MemoryFile(bytes: bytes)
     }
 
     /// Opens `path` for reading; `-` is standard input. Directories are refused here, so the
@@ -55,6 +67,7 @@ struct InputFile {
 
     /// Reads up to `buffer.count` bytes; returns 0 only at end of file.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let memory { return memory.read(into: buffer) }
         switch Syscalls.read(descriptor, into: buffer, path: name) {
         case .success(let count): return count
         case .failure(let error):
@@ -66,5 +79,24 @@ struct InputFile {
     /// descriptor lose no data, so they are ignored.
     func close() {
         if ownsDescriptor { Syscalls.close(descriptor) }
+    }
+}
+
+/// The read position over an `InputFile`'s bytes in memory.
+private final class MemoryFile {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, bytes.count - position)
+        if count > 0 {
+            bytes.withUnsafeBytes { all in
+                buffer.baseAddress!.copyMemory(from: all.baseAddress! + position, byteCount: count)
+            }
+            position += count
+        }
+        return count
     }
 }
