@@ -5,13 +5,14 @@ import ArgumentParser
 import CallDir
 import CallDirServer
 import Logging
+import ServiceLifecycle
 import CallDirServeOptions
 import CallDirReader
 
 /// The lookup daemon, usually started as `calldir serve` (which execs this with the same
 /// arguments). Kept out of `calldir` so one-shot commands never load SwiftNIO.
 @main
-struct ServeDaemon: ParsableCommand {
+struct ServeDaemon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calldir-serve",
         abstract: "The calldir lookup daemon (run it as `calldir serve`).",
@@ -20,7 +21,7 @@ struct ServeDaemon: ParsableCommand {
 
     @OptionGroup var options: ServeOptions
 
-    func run() throws {
+    func run() async throws {
         let level = Logger.Level(rawValue: options.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -40,16 +41,19 @@ struct ServeDaemon: ParsableCommand {
         if let threads = options.threads { config.threads = threads }
         config.pollIntervalNanoseconds = Int64(options.pollInterval) * 1_000_000
         config.logRequests = options.logRequests
-        config.handleSignals = true
-        let server: LookupServer
+        config.handleSignals = false  // the ServiceGroup (SIGTERM, SIGINT) and LookupService (SIGHUP) trap them
+        let logger = Logger(label: "calldir.serve")
         do {
-            server = try LookupServer(configuration: config, logger: Logger(label: "calldir.serve"))
-            try server.start()
+            let server = try LookupServer(configuration: config, logger: logger)
+            let service = ServiceGroupConfiguration.ServiceConfiguration(
+                service: LookupService(server: server), successTerminationBehavior: .gracefullyShutdownGroup)
+            let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                          logger: logger))
+            try await group.run()
         } catch {
             writeError("calldir: error: \((error as? CallDirError)?.description ?? "\(error)")\n")
             throw ExitCode(2)
         }
-        server.waitUntilStopped()
     }
 
     private func writeError(_ text: String) {
