@@ -27,7 +27,7 @@ fi
 test -x "$bin/calldir" && test -x "$bin/calldir-serve"
 
 index=$work/data.calldir
-"$bin/calldir" compile --block "$root/data/blocked.txt" --identify "$root/data/identified.csv" \
+"$bin/calldir" compile -q --block "$root/data/blocked.txt" --identify "$root/data/identified.csv" \
     --allow "$root/data/allowed.txt" -o "$index" >/dev/null
 
 python3 - "$bin" "$index" "${RUNS:-21}" "${PORT:-18490}" "${THREADS:-}" <<'PY'
@@ -113,7 +113,7 @@ print(f"{'command':<16}{'ready ms':>10}{'min':>8}{'max':>8}{'RSS MiB':>9}{'SIGTE
 for name, rows in results.items():
     ready = [r[0] for r in rows]
     print(f"{name:<16}{statistics.median(ready):>10.2f}{min(ready):>8.2f}{max(ready):>8.2f}"
-          f"{statistics.median(r[1] for r in rows) / 1024:>9.1f}{statistics.median([r[2] for r in rows if not r[4]] or [float("nan")]):>18.2f}"
+          f"{statistics.median(r[1] for r in rows) / 1024:>9.1f}{statistics.median([r[2] for r in rows if not r[4]] or [float('nan')]):>18.2f}"
           f"{int(statistics.median(r[3] for r in rows)):>7}{sum(r[4] for r in rows):>14}")
 print("all runs, ms: " + "; ".join(f"{n} " + ", ".join(f"{r[0]:.2f}" for r in rows) for n, rows in results.items()))
 PY
