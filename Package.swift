@@ -22,8 +22,6 @@ let package = Package(
         // The daemon's /metrics only (CallDirServer): instruments and their Prometheus exporter.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // The daemon's graceful shutdown (CallDirServer, calldir-serve): a ServiceGroup owns SIGTERM/SIGINT.
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -47,8 +45,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -83,7 +79,6 @@ let package = Package(
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),

@@ -137,13 +137,6 @@ public final class LookupServer: Sendable {
         }
     }
 
-    /// `waitUntilStopped` for async callers (`LookupService`): returns once `stop` has drained
-    /// every connection and the event loops are shut down.
-    public func untilStopped() async {
-        try? await stopped.futureResult.get()
-        try? await group.shutdownGracefully()
-    }
-
     /// Blocks until `stop` has drained every connection, then shuts the event loops down.
     public func waitUntilStopped() {
         try? stopped.futureResult.wait()

@@ -5,14 +5,13 @@ import ArgumentParser
 import CallDir
 import CallDirServer
 import Logging
-import ServiceLifecycle
 import CallDirServeOptions
 import CallDirReader
 
 /// The lookup daemon, usually started as `calldir serve` (which execs this with the same
 /// arguments). Kept out of `calldir` so one-shot commands never load SwiftNIO.
 @main
-struct ServeDaemon: AsyncParsableCommand {
+struct ServeDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calldir-serve",
         abstract: "The calldir lookup daemon (run it as `calldir serve`).",
@@ -21,7 +20,7 @@ struct ServeDaemon: AsyncParsableCommand {
 
     @OptionGroup var options: ServeOptions
 
-    func run() async throws {
+    func run() throws {
         let level = Logger.Level(rawValue: options.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -41,19 +40,16 @@ struct ServeDaemon: AsyncParsableCommand {
         if let threads = options.threads { config.threads = threads }
         config.pollIntervalNanoseconds = Int64(options.pollInterval) * 1_000_000
         config.logRequests = options.logRequests
-        config.handleSignals = false  // the ServiceGroup (SIGTERM, SIGINT) and LookupService (SIGHUP) trap them
-        let logger = Logger(label: "calldir.serve")
+        config.handleSignals = true
+        let server: LookupServer
         do {
-            let server = try LookupServer(configuration: config, logger: logger)
-            let service = ServiceGroupConfiguration.ServiceConfiguration(
-                service: LookupService(server: server), successTerminationBehavior: .gracefullyShutdownGroup)
-            let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
-                                                          logger: logger))
-            try await group.run()
+            server = try LookupServer(configuration: config, logger: Logger(label: "calldir.serve"))
+            try server.start()
         } catch {
             writeError("calldir: error: \((error as? CallDirError)?.description ?? "\(error)")\n")
             throw ExitCode(2)
         }
+        server.waitUntilStopped()
     }
 
     private func writeError(_ text: String) {
