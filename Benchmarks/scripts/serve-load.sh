@@ -14,6 +14,8 @@
 # one core to each (SERVER_THREADS=1, WRK_THREADS=1: more threads than cores only adds
 # scheduler delay to the tail), while the batch run, where wrk is nearly idle, lets the server
 # use every core (BATCH_SERVER_THREADS, default: the number of cores).
+# BIN_DIR: run the calldir and calldir-serve found there instead of building this checkout
+# (to compare two builds); BASELINE=0 skips the constant-response server (and its build).
 # Generated lists and the index are kept in Benchmarks/out/serve-load/ (git-ignored) and reused.
 set -euo pipefail
 
@@ -35,13 +37,19 @@ rm -f "$work"/wrk-*.txt
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl >/dev/null; }
 
-echo "== release build" >&2
-(cd "$root" && swift build -c release 2>&1 | grep -E "error|Build" >&2) || true
-bin=$root/.build/release/calldir  # `calldir serve` execs calldir-serve from the same folder
-echo "== release build of the constant-response baseline (Benchmarks package)" >&2
-(cd "$root/Benchmarks" && swift build -c release --product calldir-serve-constant 2>&1 | grep -E "error|Build" >&2) || true
+baseline=${BASELINE:-1}
+if [ -z "${BIN_DIR:-}" ]; then
+    echo "== release build" >&2
+    (cd "$root" && swift build -c release 2>&1 | grep -E "error|Build" >&2) || true
+fi
+bin_dir=${BIN_DIR:-$root/.build/release}
+bin=$bin_dir/calldir  # `calldir serve` execs calldir-serve from the same folder
 constant_bin=$root/Benchmarks/.build/release/calldir-serve-constant
-test -x "$bin" && test -x "$root/.build/release/calldir-serve"
+if [ "$baseline" = 1 ]; then
+    echo "== release build of the constant-response baseline (Benchmarks package)" >&2
+    (cd "$root/Benchmarks" && swift build -c release --product calldir-serve-constant 2>&1 | grep -E "error|Build" >&2) || true
+fi
+test -x "$bin" && test -x "$bin_dir/calldir-serve"
 
 index=$work/index-$count.calldir
 if [ ! -s "$index" ]; then
@@ -100,12 +108,15 @@ echo "== $(du -h "$index" | cut -f1) index, $count entries; servers on :$port (l
 start_server "$work/serve.log" --port "$port" --threads "$server_threads"
 lookup_pid=$server_pid
 rss_start=$(ps -o rss= -p "$lookup_pid")
-SERVER=$constant_bin start_server "$work/serve-constant.log" --port "$((port + 1))" --threads "$server_threads"
-constant_pid=$server_pid
+constant_pid=
+if [ "$baseline" = 1 ]; then
+    SERVER=$constant_bin start_server "$work/serve-constant.log" --port "$((port + 1))" --threads "$server_threads"
+    constant_pid=$server_pid
+fi
 start_server "$work/serve-batch.log" --port "$((port + 2))" --threads "$batch_server_threads"
 batch_pid=$server_pid
 curl -s "http://127.0.0.1:$port/v1/lookup/$(head -1 "$sample")" >&2; echo >&2
-for p in "$port" "$((port + 1))"; do  # warm-up
+for p in "$port" ${constant_pid:+"$((port + 1))"}; do  # warm-up
     wrk -t"$wrk_threads" -c"$connections" -d3s -s "$scripts/lookup.lua" "http://127.0.0.1:$p" -- "$sample" >/dev/null
 done
 
@@ -113,7 +124,7 @@ done
 for round in $(seq 1 "$rounds"); do
     echo "== round $round of $rounds" >&2
     run_wrk single "$scripts/lookup.lua" "$connections" "$port" "$sample" | tee -a "$results" >&2
-    run_wrk constant "$scripts/lookup.lua" "$connections" "$((port + 1))" "$sample" | tee -a "$results" >&2
+    [ -z "$constant_pid" ] || run_wrk constant "$scripts/lookup.lua" "$connections" "$((port + 1))" "$sample" | tee -a "$results" >&2
     run_wrk batch "$scripts/batch.lua" "$batch_connections" "$((port + 2))" "$sample" "$batch" | tee -a "$results" >&2
 done
 rss_end=$(ps -o rss= -p "$lookup_pid")
@@ -127,7 +138,7 @@ wait "$hup_pid" 2>/dev/null || true
 reloads=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^calldir_index_reloads_total/ {print $2}')
 reload_ms=$(grep -o 'ms=[0-9]*' "$work/serve.log" | tail -n +2 | cut -d= -f2 | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "?"}')
 stop_server "$batch_pid"
-stop_server "$constant_pid"
+[ -z "$constant_pid" ] || stop_server "$constant_pid"
 stop_server "$lookup_pid"
 
 python3 - "$results" "$batch" "$count" "$rss_start" "$rss_end" "$reloads" "$reload_ms" <<'PY'
@@ -149,20 +160,21 @@ labels = {"single": f"GET /v1/lookup/{{n}}, {os.environ.get('CONNECTIONS', '64')
           "constant": "constant response (baseline)",
           "batch": f"POST /v1/lookup, {batch}/req, {os.environ.get('BATCH_CONNECTIONS', '4')} conns",
           "reloading": "GET while SIGHUP every 500 ms"}
-for key in ["single", "constant", "batch", "reloading"]:
+for key in [k for k in ["single", "constant", "batch", "reloading"] if k in runs]:
     r = median_run(key)
     errors = sum(x["errors"] for x in runs[key])
     print(f"{labels[key]:<36}{r['rps']:>10,.0f}{r['p50']:>9}{r['p90']:>9}{r['p99']:>9}{r['max']:>9}{errors:>8}")
 print("all rounds, req/s: " + "; ".join(f"{k} " + ", ".join(f"{x['rps']:,.0f}" for x in v) for k, v in runs.items()))
 print(f"batch lookups: {median_run('batch')['rps'] * int(batch):,.0f} numbers/s (median round), "
       f"{max(x['rps'] for x in runs['batch']) * int(batch):,.0f} (best round)")
-ratios = sorted(a["rps"] / b["rps"] for a, b in zip(runs["single"], runs["constant"]))
-print(f"single GETs vs constant baseline, per round (run back to back): median {100 * statistics.median(ratios):.0f}%, "
-      f"range {100 * ratios[0]:.0f}-{100 * ratios[-1]:.0f}%")
-best = max(range(len(runs["constant"])), key=lambda i: runs["constant"][i]["rps"])  # the quietest round
-s1, c1 = runs["single"][best], runs["constant"][best]
-print(f"quietest round (highest baseline): single {s1['rps']:,.0f} req/s p99 {s1['p99']} ms; "
-      f"constant {c1['rps']:,.0f} req/s p99 {c1['p99']} ms; {100 * s1['rps'] / c1['rps']:.0f}%")
+ratios = sorted(a["rps"] / b["rps"] for a, b in zip(runs["single"], runs.get("constant", [])))
+if ratios:
+    print(f"single GETs vs constant baseline, per round (run back to back): median {100 * statistics.median(ratios):.0f}%, "
+          f"range {100 * ratios[0]:.0f}-{100 * ratios[-1]:.0f}%")
+    best = max(range(len(runs["constant"])), key=lambda i: runs["constant"][i]["rps"])  # the quietest round
+    s1, c1 = runs["single"][best], runs["constant"][best]
+    print(f"quietest round (highest baseline): single {s1['rps']:,.0f} req/s p99 {s1['p99']} ms; "
+          f"constant {c1['rps']:,.0f} req/s p99 {c1['p99']} ms; {100 * s1['rps'] / c1['rps']:.0f}%")
 print(f"lookup server RSS: {int(rss0) // 1024} MiB after start, {int(rss1) // 1024} MiB after the runs; "
       f"{reloads} index loads, median load+verify {reload_ms} ms")
 PY

@@ -43,8 +43,8 @@ public final class LookupServer: Sendable {
     /// The bound port (useful with port 0).
     public var port: Int { serverChannel.withLock { $0?.localAddress?.port } ?? 0 }
 
-    /// Binds, then loads and verifies the index (answering 503 until it is ready), then starts
-    /// the watcher. A missing or damaged index at start is logged and waited for: the server
+    /// Binds, starts the watcher (signal handlers registered before this goes on), then loads
+    /// and verifies the index (answering 503 until it is ready). A missing or damaged index at start is logged and waited for: the server
     /// stays up, unready, until a good file appears.
     public func start() throws {
         let channel: any Channel
@@ -61,9 +61,11 @@ public final class LookupServer: Sendable {
             "address": "\(configuration.host):\(port)", "index": "\(configuration.indexPath)",
             "threads": "\(configuration.threads)", "mode": "\(configuration.responder == nil ? "lookup" : "\(type(of: configuration.responder!))")",
         ])
-        holder.reload(reason: "start")
+        // Signals are trapped before the index is loaded, so a daemon that answers /healthz 200
+        // acts on SIGTERM and SIGHUP (reloads are serialised by the holder).
         watcher.start(pollIntervalNanoseconds: configuration.pollIntervalNanoseconds,
                       handleSignals: configuration.handleSignals) { [self] signal in stop(reason: signal) }
+        holder.reload(reason: "start")
     }
 
     private func bind() throws -> any Channel {

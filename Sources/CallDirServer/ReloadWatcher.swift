@@ -26,7 +26,8 @@ public final class ReloadWatcher: Sendable {
         self.holder = holder
     }
 
-    /// Starts polling (when `pollIntervalNanoseconds` > 0) and, if asked, signal handling.
+    /// Starts polling (when `pollIntervalNanoseconds` > 0) and, if asked, signal handling;
+    /// returns once the signal handlers are registered.
     public func start(pollIntervalNanoseconds: Int64, handleSignals: Bool, onStop: @escaping @Sendable (String) -> Void) {
         var started: [any DispatchSourceProtocol] = []
         if pollIntervalNanoseconds > 0 {
@@ -49,7 +50,15 @@ public final class ReloadWatcher: Sendable {
                 })
             }
         }
-        for source in started { source.resume() }
+        // Resuming a signal source only schedules its registration; wait for it, so that a
+        // signal sent as soon as the daemon answers is acted on, not ignored (SIG_IGN is set).
+        let registered = DispatchGroup()
+        for source in started {
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.resume()
+        }
+        registered.wait()
         let add = Sources(all: started)
         sources.withLock { $0.all += add.all }
     }

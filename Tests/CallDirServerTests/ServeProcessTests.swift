@@ -73,6 +73,33 @@ struct ServeProcessTests {
         #expect(logText().contains("stopped"))
     }
 
+    @Test("a SIGTERM sent the moment /healthz first answers 200 stops the daemon (signals are trapped before it is ready)")
+    func sigtermAtReady() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let index = try scratch.compile("a.calldir", block: ["18005555555"])
+        for attempt in 0..<8 {
+            // Spawned with an empty signal mask, as systemd starts it (see `Daemon`).
+            let daemon = try Daemon(Self.binary, ["serve", "--index", index, "--port", "0", "--poll-interval", "0", "--threads", "1"],
+                                    log: scratch.file("serve-\(attempt).log"))
+            defer { daemon.stop() }
+            let port = try daemon.waitFor(#"address=127\.0\.0\.1:\d+"#)
+            var ready = false
+            for _ in 0..<20_000 where !ready {  // as fast as the loopback answers
+                guard let connection = try? RawConnection(port: port) else { continue }
+                connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                ready = connection.readSome().hasPrefix("HTTP/1.1 200")
+                connection.close()
+            }
+            #expect(ready, "\(daemon.text)")
+            kill(daemon.pid, SIGTERM)
+            for _ in 0..<500 where daemon.isRunning { usleep(10_000) }  // up to 5 s
+            let exited = !daemon.isRunning  // if not, `stop()` sends another SIGTERM, then SIGKILL
+            #expect(exited, "attempt \(attempt): SIGTERM at ready was not acted on\n\(daemon.text)")
+            if exited { #expect(daemon.wait() == 0, "\(daemon.text)") }
+        }
+    }
+
     @Test("without --index, calldir serve execs the daemon on the default index ($CALLDIR_INDEX)")
     func defaultIndex() throws {
         let scratch = Scratch()
