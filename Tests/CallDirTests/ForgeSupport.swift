@@ -1,13 +1,15 @@
-import CZlib
-import Foundation
+@testable import CallDirReader
 
 /// Edits an index's bytes as a forger would: change any field, then recompute every checksum
 /// the format has (block CRCs in the directories, section CRCs, the section-table CRC, the
 /// header CRC and the trailer), so that only the reader's range checks stand between the
 /// forged value and a trap. Written from FORMAT.md, independently of the reader's code, and
-/// tolerant of nonsense: whatever no longer fits the file is left unsealed.
-struct Forger {
-    var bytes: [UInt8]
+/// tolerant of nonsense: whatever no longer fits the file is left unsealed. The fuzz package
+/// compiles this same file (a symlink in Fuzz/Sources/FuzzSupport) to reseal fuzzed indexes.
+public struct Forger {
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Section kinds by role, for an index or (by its magic) a delta file.
     var isDelta: Bool { bytes.count >= 8 && bytes[5] == 0x4C && bytes[6] == 0x54 }  // "CALLDLT"
@@ -41,7 +43,7 @@ struct Forger {
     }
 
     static func crc(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+        bytes.withUnsafeBytes { Checksum.crc32($0) }  // CRC-32/ISO-HDLC; ChecksumTests compare it with zlib
     }
 
     /// Sections as the (possibly forged) table describes them: kind, offset, length, entry position.
@@ -89,7 +91,7 @@ struct Forger {
     }
 
     /// Recomputes every checksum, innermost first.
-    mutating func reseal() {
+    public mutating func reseal() {
         var blocks = [(start: Int, end: Int, crcAt: Int)]()
         for (numbers, directory) in numberSets { blocks += self.blocks(numbers: numbers, directory: directory) }
         blocks += labelBlocks(10) + labelBlocks(11)

@@ -2,13 +2,15 @@
 import FuzzSupport
 
 // The index reader on hostile bytes: open lazily, single and batch lookups, iteration of both
-// kinds and the range lists, then a full verify. The input is read in place (no copy, no
-// file), so AddressSanitizer sees any read past its end.
+// kinds and the range lists, labels, then a full verify. The input is read in place (no copy,
+// no file), so AddressSanitizer sees any read past its end. Each input is read twice: as it
+// is, and resealed (every checksum recomputed by the test suite's Forger), so that mutations
+// reach the range checks behind the checksums, as a forger's file would.
 let probes: [Int64] = [0, 1, -1, 18005555555, 18775555555, 19005550123, 33612345678, 999_999_999_999_999, Int64.max]
 
-runFuzzer { data, size in
-    let file = MappedFile(borrowing: fuzzBytes(data, size), path: "fuzz-input")
-    guard let index = try? CallDirIndex(file: file) else { return 0 }
+func exercise(_ bytes: UnsafeRawBufferPointer) {
+    let file = MappedFile(borrowing: bytes, path: "fuzz-input")
+    guard let index = try? CallDirIndex(file: file) else { return }
     var numbers = probes
     _ = try? index.forEachBlockedNumber { if numbers.count < 4096 { numbers += [$0, $0 + 1] } }
     _ = try? index.forEachIdentifiedNumber { n, _ in if numbers.count < 8192 { numbers += [n, n - 1] } }
@@ -21,5 +23,14 @@ runFuzzer { data, size in
     }
     _ = try? index.distinctLabels()
     _ = try? CallDirIndex(file: file, verify: true)
+}
+
+runFuzzer { data, size in
+    let bytes = fuzzBytes(data, size)
+    exercise(bytes)
+    guard size >= 80, size <= 1 << 20 else { return 0 }
+    var forger = Forger(bytes: Array(bytes))
+    forger.reseal()
+    forger.bytes.withUnsafeBytes { exercise($0) }
     return 0
 }

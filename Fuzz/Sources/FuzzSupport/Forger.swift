@@ -1,0 +1,1 @@
+../../../Tests/CallDirTests/ForgeSupport.swift
