@@ -132,6 +132,32 @@ final class DeviceEntryStream {
         return n
     }
 
+    /// The next entries as one segment, without consuming them: a stretch of a range below
+    /// the next exact number (one label), or one exact number. nil at the end. `DeviceDelta`
+    /// compares two indexes segment by segment, so equal stretches of ranges cost O(1).
+    func peekSegment() throws -> (first: Int64, last: Int64, label: UInt32)? {
+        try refillIfNeeded()
+        let hasExact = exactPos < exact.count
+        let hasRange = rangeNext <= rangeLast
+        if hasRange, !hasExact || rangeNext < exact[exactPos] {
+            return (rangeNext, hasExact ? min(rangeLast, exact[exactPos] - 1) : rangeLast, rangeLabel)
+        }
+        guard hasExact else { return nil }
+        return (exact[exactPos], exact[exactPos], exactLabels.isEmpty ? 0 : exactLabels[exactPos])
+    }
+
+    /// Consumes the segment `peekSegment` returned through `number` (within it).
+    func consume(through number: Int64) throws {
+        if exactPos < exact.count, exact[exactPos] == number {
+            exactPos += 1  // an exact segment; a range's number under it goes with it
+        }
+        if rangeNext <= rangeLast, rangeNext <= number {
+            rangeNext = number + 1
+            if rangeNext > rangeLast { try nextRange() }
+        }
+        lastNumber = number
+    }
+
     /// Copies exact numbers below `bound` from the current block; returns the new fill count.
     private func copyExact(into start: Int, limit: Int, below bound: Int64) -> Int {
         var n = start
