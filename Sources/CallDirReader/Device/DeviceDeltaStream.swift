@@ -67,10 +67,9 @@ final class DeviceDeltaStream {
     /// consumes it. Stops before a change once `limit` are written.
     private func advance(max limit: Int) throws -> Int {
         var n = 0
-        while true {
-            let a = try old.peekSegment()
-            let b = try new.peekSegment()
-            guard a != nil || b != nil else { break }
+        var a = try old.peekSegment()
+        var b = try new.peekSegment()
+        while a != nil || b != nil {
             let low = min(a?.first ?? .max, b?.first ?? .max)
             let inOld = a.map { $0.first == low } ?? false
             let inNew = b.map { $0.first == low } ?? false
@@ -95,8 +94,14 @@ final class DeviceDeltaStream {
                 high = low + Int64(count) - 1
                 lastNumber = high
             }
-            if inOld { try old.consume(through: high) }
-            if inNew { try new.consume(through: high) }
+            if inOld {
+                try old.consume(through: high)
+                a = try old.peekSegment()
+            }
+            if inNew {
+                try new.consume(through: high)
+                b = try new.peekSegment()
+            }
         }
         return n
     }
