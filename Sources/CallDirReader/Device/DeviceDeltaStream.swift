@@ -15,11 +15,11 @@ final class DeviceDeltaStream {
     @usableFromInline let numbers: UnsafeMutablePointer<Int64>
     @usableFromInline let labelIDs: UnsafeMutablePointer<UInt32>
     /// The last change handed out (or the number `seek` was given): where a later request resumes.
-    @usableFromInline private(set) var lastNumber: Int64 = 0
+    @usableFromInline @exclusivity(unchecked) private(set) var lastNumber: Int64 = 0
 
     private let old: DeviceEntryStream
     private let new: DeviceEntryStream
-    private var lastPair: (old: UInt32, new: UInt32, equal: Bool)?
+    @exclusivity(unchecked) private var lastPair: (old: UInt32, new: UInt32, equal: Bool)?
 
     @usableFromInline
     init(old: CallDirIndex, new: CallDirIndex, kind: DeviceEntryKind, removals: Bool) {

@@ -24,14 +24,16 @@ final class DeviceEntryStream {
     private let checkLabels: Bool
     private let path: String
     private let withLabels: Bool
-    private var exact: [Int64] = []  // the rest of the current block
-    private var exactLabels: [UInt32] = []  // empty when the block stores no label bits (all 0)
-    private var exactPos = 0
-    private var exactDone = false
-    private var rangeIndex = 0  // the current range: rangeNext...rangeLast still to hand out
-    private var rangeNext: Int64 = 1
-    private var rangeLast: Int64 = 0
-    private var rangeLabel: UInt32 = 0
+    // `@exclusivity(unchecked)`: only this class's methods touch them, one at a time; the
+    // dynamic checks were most of `DeviceDeltaStream`'s time (several per exact number).
+    @exclusivity(unchecked) private var exact: [Int64] = []  // the rest of the current block
+    @exclusivity(unchecked) private var exactLabels: [UInt32] = []  // empty when the block stores no label bits (all 0)
+    @exclusivity(unchecked) private var exactPos = 0
+    @exclusivity(unchecked) private var exactDone = false
+    @exclusivity(unchecked) private var rangeIndex = 0  // the current range: rangeNext...rangeLast still to hand out
+    @exclusivity(unchecked) private var rangeNext: Int64 = 1
+    @exclusivity(unchecked) private var rangeLast: Int64 = 0
+    @exclusivity(unchecked) private var rangeLabel: UInt32 = 0
     /// Decoded labels by id (a pointer, not an array property: no exclusivity check per use).
     private let labelCache: UnsafeMutablePointer<String?>
     private let labelCacheCount: Int
