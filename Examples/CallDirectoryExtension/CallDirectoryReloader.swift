@@ -33,7 +33,10 @@ enum CallDirectoryReloader {
                 return .unknown(0)
             }
             files.remove(SharedFiles.pending)
-            if step.isFinished { return nil }
+            if step.isFinished {
+                try? FileManager.default.removeItem(at: files.previousIndex)  // the device holds the index now
+                return nil
+            }
         }
     }
 }

@@ -20,6 +20,12 @@ struct SharedFiles {
     /// a new checksum, so the next load starts over by itself.
     var index: URL { folder.appendingPathComponent("index.calldir") }
 
+    /// The index the device held before the current one: to install a new index, rename the
+    /// current one here first, then publish the new one. The extension then sends only the
+    /// changes (an update) when the committed checkpoint says the device holds this one
+    /// completely. The app deletes it once a load or update is finished.
+    var previousIndex: URL { folder.appendingPathComponent("previous.calldir") }
+
     /// Written by the extension after feeding a request; committed or discarded by the app.
     static let pending = "checkpoint.pending"
     /// Progress the device is known to hold: written only by the app, after success.

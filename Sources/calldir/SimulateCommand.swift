@@ -17,17 +17,31 @@ struct SimulateCommand: ParsableCommand {
         feed's time and the process's peak memory (the simulated device's store included). \
         Requests after the first are incremental.
 
+        With --from OLD the simulated device first holds OLD completely (loaded as above), \
+        then DeviceLoader updates it to the index: incremental requests that remove what \
+        OLD has and the index lacks, then add what is new (a changed label is one of each), \
+        at most --request-size changes per request. Prints the update's requests, its \
+        removals and additions per kind, and checks the device ends with exactly the index.
+
         Exit status: 0 a device loads every entry; 1 a device would fail (the CallKit error \
-        is printed); 2 the index cannot be read or is damaged; 64 bad usage.
+        is printed); 2 an index cannot be read or is damaged; 64 bad usage.
 
         Examples:
           calldir simulate --index fr.calldir --request-size 1999999
+          calldir simulate --from fr-2025.calldir fr-2026.calldir
           calldir simulate --json
         """
     )
 
     @Option(help: ArgumentHelp("The index to load (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
     var index: String?
+
+    @Argument(help: ArgumentHelp("The index to load, instead of --index.", valueName: "index"))
+    var indexArgument: String?
+
+    @Option(help: ArgumentHelp("Simulate an update: the device holds this index completely, then is updated to the index.",
+                               valueName: "old"))
+    var from: String?
 
     @Option(help: ArgumentHelp("Entries per request, both kinds together. CallKit refuses more than 1,999,999.",
                                valueName: "n"))
@@ -38,32 +52,35 @@ struct SimulateCommand: ParsableCommand {
 
     func validate() throws {
         if requestSize < 1 { throw ValidationError("--request-size must be at least 1.") }
+        if index != nil, indexArgument != nil { throw ValidationError("Give the index once: --index or an argument, not both.") }
     }
 
     func run() throws {
-        let path = index ?? DefaultIndex.path
+        let path = index ?? indexArgument ?? DefaultIndex.path
         let simulator = CallKitSimulator()
         let opened: CallDirIndex
+        var previous: Previous?
         var steps: [LoadStep] = []
         var seconds = 0.0
         do {
             opened = try CallDirIndex(path: path)
-            let loader = try DeviceLoader(index: opened, requestSize: requestSize)
             var committed: LoadCheckpoint?
-            while true {
-                simulator.beginRequest(systemSaysIncremental: !steps.isEmpty)
-                let started = Self.now()
-                let step = try loader.loadRequest(into: simulator, resumingFrom: committed)
-                seconds += Self.now() - started
-                steps.append(step)
-                guard simulator.endRequest().succeeded, !step.isFinished else { break }
-                committed = step.checkpoint
+            if let from {
+                let old = try CallDirIndex(path: from)
+                let loaded = try Self.drive(DeviceLoader(index: old, requestSize: requestSize), simulator, from: nil)
+                previous = Previous(index: old, path: from, requests: loaded.steps.count, failure: simulator.history.last?.failure)
+                committed = loaded.steps.last?.checkpoint
+            }
+            if previous?.failure == nil {
+                let loader = try DeviceLoader(index: opened, previous: previous?.index, requestSize: requestSize)
+                (steps, seconds) = try Self.drive(loader, simulator, from: committed)
             }
         } catch {
             throw Terminal.fail(error)
         }
-        let run = Run(index: opened, path: path, requestSize: requestSize, steps: steps, reports: simulator.history,
-                      onDevice: simulator.entryCount, storedRuns: simulator.storedRunCount, seconds: seconds, peakBytes: Self.peakMemory())
+        let run = Run(index: opened, path: path, requestSize: requestSize, previous: previous, steps: steps,
+                      reports: Array(simulator.history.suffix(steps.count)), onDevice: simulator.entryCount,
+                      storedRuns: simulator.storedRunCount, seconds: seconds, peakBytes: Self.peakMemory())
         var out = StdoutBuffer()
         out.write(json ? run.json.rendered() + "\n" : run.text)
         out.flush()
@@ -71,6 +88,26 @@ struct SimulateCommand: ParsableCommand {
             Terminal.error(problem)
             throw ExitCode(1)
         }
+    }
+
+    /// Requests until the loader reports done or one fails, each committed on success; every
+    /// request is incremental but a first one without a checkpoint. Returns the steps and the
+    /// seconds spent in the loader.
+    static func drive(_ loader: DeviceLoader, _ simulator: CallKitSimulator,
+                      from start: LoadCheckpoint?) throws -> (steps: [LoadStep], seconds: Double) {
+        var committed = start
+        var steps: [LoadStep] = []
+        var seconds = 0.0
+        while true {
+            simulator.beginRequest(systemSaysIncremental: committed != nil || !steps.isEmpty)
+            let started = now()
+            let step = try loader.loadRequest(into: simulator, resumingFrom: committed)
+            seconds += now() - started
+            steps.append(step)
+            guard simulator.endRequest().succeeded, !step.isFinished else { break }
+            committed = step.checkpoint
+        }
+        return (steps, seconds)
     }
 
     static func now() -> Double {
@@ -87,11 +124,20 @@ struct SimulateCommand: ParsableCommand {
     }
 }
 
-/// One simulated load, printed as text or JSON.
+/// The index a simulated update starts from, loaded completely first.
+private struct Previous {
+    let index: CallDirIndex
+    let path: String
+    let requests: Int
+    let failure: CallKitSimulator.Failure?
+}
+
+/// One simulated load or update, printed as text or JSON.
 private struct Run {
     let index: CallDirIndex
     let path: String
     let requestSize: Int
+    let previous: Previous?
     let steps: [LoadStep]
     let reports: [CallKitSimulator.RequestReport]
     let onDevice: Int64
@@ -101,9 +147,19 @@ private struct Run {
 
     var expected: Int64 { index.metadata.deviceEntries }
     var failure: CallKitSimulator.Failure? { reports.last?.failure }
+    /// Per kind: entries removed, entries added, over every request.
+    var removals: (blocking: Int, identification: Int) {
+        steps.reduce((0, 0)) { ($0.0 + $1.blockingRemovals, $0.1 + $1.identificationRemovals) }
+    }
+    var additions: (blocking: Int, identification: Int) {
+        reports.reduce((0, 0)) { ($0.0 + $1.blockingAdds, $0.1 + $1.identificationAdds) }
+    }
 
     /// Why a device would not end with the index, or nil.
     var problem: String? {
+        if let previous, let failure = previous.failure {
+            return "a device would fail request \(previous.requests) of loading \(previous.path) with \(failure)"
+        }
         if let failure, let number = reports.indices.last {
             return "a device would fail request \(number + 1) with \(failure)"
                 + (failure.code == .maximumEntriesExceeded ? "; use --request-size 1999999 or less" : "")
@@ -114,18 +170,37 @@ private struct Run {
         return nil
     }
 
-    var rate: Double { seconds > 0 ? Double(onDevice) / seconds : 0 }
+    /// Entries fed per second: added, or in an update added or removed.
+    var rate: Double { seconds > 0 ? Double(previous == nil ? onDevice : Int64(steps.reduce(0) { $0 + $1.entries })) / seconds : 0 }
+
+    static func kinds(_ counts: (blocking: Int, identification: Int), _ what: String) -> String {
+        "\(formatCount(counts.blocking + counts.identification)) \(what) (blocking \(formatCount(counts.blocking)), "
+            + "identification \(formatCount(counts.identification)))"
+    }
 
     var text: String {
-        var lines = ["index \(path) (checksum \(index.checksumText)): \(formatCount(expected)) device entries",
-                     "request size \(formatCount(requestSize)) (CallKit's cap: \(formatCount(CallKitLimits.maxEntriesPerRequest)))"]
+        var lines = ["index \(path) (checksum \(index.checksumText)): \(formatCount(expected)) device entries"]
+        if let previous {
+            lines.append("update from \(previous.path) (checksum \(previous.index.checksumText)): "
+                         + "\(formatCount(previous.index.metadata.deviceEntries)) device entries, loaded first in "
+                         + "\(previous.requests) request\(previous.requests == 1 ? "" : "s")")
+        }
+        lines.append("request size \(formatCount(requestSize)) (CallKit's cap: \(formatCount(CallKitLimits.maxEntriesPerRequest)))")
         for (i, (step, report)) in zip(steps, reports).enumerated() {
-            var line = "request \(i + 1): \(report.kind.rawValue), \(formatCount(report.adds)) entries "
-                + "(blocking \(formatCount(report.blockingAdds)), identification \(formatCount(report.identificationAdds)))"
+            var line = "request \(i + 1): \(report.kind.rawValue), "
+            if previous == nil {
+                line += Self.kinds((report.blockingAdds, report.identificationAdds), "entries")
+            } else {
+                line += Self.kinds((step.blockingRemovals, step.identificationRemovals), "removals") + ", "
+                    + Self.kinds((report.blockingAdds, report.identificationAdds), "additions")
+            }
             if let failure = report.failure { line += ", failed: \(failure)" } else if step.isFinished { line += ", done" }
             lines.append(line)
         }
-        let errors = reports.filter { !$0.succeeded }.count
+        if previous != nil, !steps.isEmpty {
+            lines.append("update: " + Self.kinds(removals, "removals") + ", " + Self.kinds(additions, "additions"))
+        }
+        let errors = reports.filter { !$0.succeeded }.count + (previous?.failure == nil ? 0 : 1)
         lines.append("\(problem == nil ? "ok" : "FAILED"): \(steps.count) request\(steps.count == 1 ? "" : "s"), "
                      + "\(formatCount(onDevice)) entries on the device, \(errors) CallKit error\(errors == 1 ? "" : "s")")
         lines.append("feed \(formatFixed(seconds, 3)) s (\(formatFixed(rate / 1e6, 1)) M entries/s), "
@@ -137,12 +212,23 @@ private struct Run {
     var json: JSONValue {
         let requests = zip(steps, reports).map { step, report -> JSONValue in
             .object([("kind", .string(report.kind.rawValue)), ("blocking", .int(Int64(report.blockingAdds))),
-                     ("identification", .int(Int64(report.identificationAdds))), ("ok", .bool(report.succeeded)),
+                     ("identification", .int(Int64(report.identificationAdds))),
+                     ("removedBlocking", .int(Int64(step.blockingRemovals))),
+                     ("removedIdentification", .int(Int64(step.identificationRemovals))), ("ok", .bool(report.succeeded)),
                      ("error", report.failure.map(Self.json) ?? .null), ("done", .bool(step.isFinished && report.succeeded))])
         }
+        let from = previous.map { previous -> JSONValue in
+            .object([("index", .string(previous.path)), ("checksum", .string(previous.index.checksumText)),
+                     ("deviceEntries", .int(previous.index.metadata.deviceEntries)), ("requests", .int(Int64(previous.requests))),
+                     ("error", previous.failure.map(Self.json) ?? .null)])
+        }
+        func kinds(_ counts: (blocking: Int, identification: Int)) -> JSONValue {
+            .object([("blocking", .int(Int64(counts.blocking))), ("identification", .int(Int64(counts.identification)))])
+        }
         return .object([("index", .string(path)), ("checksum", .string(index.checksumText)), ("deviceEntries", .int(expected)),
-                        ("requestSize", .int(Int64(requestSize))), ("ok", .bool(problem == nil)),
+                        ("from", from ?? .null), ("requestSize", .int(Int64(requestSize))), ("ok", .bool(problem == nil)),
                         ("problem", problem.map { .string($0) } ?? .null), ("requests", .array(requests)),
+                        ("removals", kinds(removals)), ("additions", kinds(additions)),
                         ("entriesOnDevice", .int(onDevice)), ("storedRuns", .int(Int64(storedRuns))), ("seconds", .double(seconds)),
                         ("peakMemoryBytes", .int(peakBytes))])
     }

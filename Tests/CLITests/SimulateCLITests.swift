@@ -82,4 +82,38 @@ struct SimulateCLITests {
         #expect(requests.last?["blocking"] as? Int == 14_951_000 - 7 * 1_999_999)
         #expect(object["entriesOnDevice"] as? Int == 14_951_000 && object["deviceEntries"] as? Int == 14_951_000)
     }
+
+    @Test("--from OLD: loads OLD, then updates to the index; removals and additions per kind, text and JSON")
+    func update() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let old = scratch.file("old.calldir")
+        let new = scratch.file("new.calldir")
+        let oldBlock = scratch.write("ob.txt", "33162000000-33162000099\n33162000500\n")
+        let oldIdentify = scratch.write("oi.csv", "33162000100-33162000119,Wide\n")
+        let newBlock = scratch.write("nb.txt", "33162000000-33162000089\n33162000600\n")
+        let newIdentify = scratch.write("ni.csv", "33162000100-33162000119,Wide\n33162000105,Exact\n")
+        #expect(try CLI.run(["compile", "-q", "--block", oldBlock, "--identify", oldIdentify, "-o", old]).status == 0)
+        #expect(try CLI.run(["compile", "-q", "--sort", "--block", newBlock, "--identify", newIdentify, "-o", new]).status == 0)
+        // Removals: blocking 90-99 and 500 (11), identification 105 (its label changes); additions: 600 and 105.
+        let text = try CLI.run(["simulate", "--from", old, new, "--request-size", "8"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("update from \(old) (checksum ") && lines[1].hasSuffix(": 121 device entries, loaded first in 16 requests"))
+        #expect(lines[3] == "request 1: incremental, 8 removals (blocking 8, identification 0), 0 additions (blocking 0, identification 0)")
+        #expect(lines[4] == "request 2: incremental, 4 removals (blocking 3, identification 1), 2 additions (blocking 1, identification 1), done")
+        #expect(lines[5] == "update: 12 removals (blocking 11, identification 1), 2 additions (blocking 1, identification 1)")
+        #expect(lines[6] == "ok: 2 requests, 111 entries on the device, 0 CallKit errors")
+
+        let result = try CLI.run(["simulate", "--from", old, "--index", new, "--json"])
+        let object = try Self.json(result.stdout)
+        #expect(result.status == 0 && object["ok"] as? Bool == true && object["entriesOnDevice"] as? Int == 111)
+        let requests = try #require(object["requests"] as? [[String: Any]])
+        #expect(requests.count == 1 && requests[0]["removedBlocking"] as? Int == 11 && requests[0]["kind"] as? String == "incremental")
+        #expect((object["removals"] as? [String: Int]) == ["blocking": 11, "identification": 1])
+        #expect((object["additions"] as? [String: Int]) == ["blocking": 1, "identification": 1])
+        #expect((object["from"] as? [String: Any])?["deviceEntries"] as? Int == 121)
+        #expect(try CLI.run(["simulate", "--from", old, "--index", new, new]).status == 64)
+        #expect(try CLI.run(["simulate", "--from", scratch.file("missing.calldir"), new]).status == 2)
+    }
 }

@@ -24,14 +24,16 @@ final class DeviceEntryStream {
     private let checkLabels: Bool
     private let path: String
     private let withLabels: Bool
-    private var exact: [Int64] = []  // the rest of the current block
-    private var exactLabels: [UInt32] = []  // empty when the block stores no label bits (all 0)
-    private var exactPos = 0
-    private var exactDone = false
-    private var rangeIndex = 0  // the current range: rangeNext...rangeLast still to hand out
-    private var rangeNext: Int64 = 1
-    private var rangeLast: Int64 = 0
-    private var rangeLabel: UInt32 = 0
+    // `@exclusivity(unchecked)`: only this class's methods touch them, one at a time; the
+    // dynamic checks were most of `DeviceDeltaStream`'s time (several per exact number).
+    @exclusivity(unchecked) private var exact: [Int64] = []  // the rest of the current block
+    @exclusivity(unchecked) private var exactLabels: [UInt32] = []  // empty when the block stores no label bits (all 0)
+    @exclusivity(unchecked) private var exactPos = 0
+    @exclusivity(unchecked) private var exactDone = false
+    @exclusivity(unchecked) private var rangeIndex = 0  // the current range: rangeNext...rangeLast still to hand out
+    @exclusivity(unchecked) private var rangeNext: Int64 = 1
+    @exclusivity(unchecked) private var rangeLast: Int64 = 0
+    @exclusivity(unchecked) private var rangeLabel: UInt32 = 0
     /// Decoded labels by id (a pointer, not an array property: no exclusivity check per use).
     private let labelCache: UnsafeMutablePointer<String?>
     private let labelCacheCount: Int
@@ -130,6 +132,32 @@ final class DeviceEntryStream {
         }
         if n > 0 { lastNumber = numbers[n - 1] }
         return n
+    }
+
+    /// The next entries as one segment, without consuming them: a stretch of a range below
+    /// the next exact number (one label), or one exact number. nil at the end. `DeviceDelta`
+    /// compares two indexes segment by segment, so equal stretches of ranges cost O(1).
+    func peekSegment() throws -> (first: Int64, last: Int64, label: UInt32)? {
+        try refillIfNeeded()
+        let hasExact = exactPos < exact.count
+        let hasRange = rangeNext <= rangeLast
+        if hasRange, !hasExact || rangeNext < exact[exactPos] {
+            return (rangeNext, hasExact ? min(rangeLast, exact[exactPos] - 1) : rangeLast, rangeLabel)
+        }
+        guard hasExact else { return nil }
+        return (exact[exactPos], exact[exactPos], exactLabels.isEmpty ? 0 : exactLabels[exactPos])
+    }
+
+    /// Consumes the segment `peekSegment` returned through `number` (within it).
+    func consume(through number: Int64) throws {
+        if exactPos < exact.count, exact[exactPos] == number {
+            exactPos += 1  // an exact segment; a range's number under it goes with it
+        }
+        if rangeNext <= rangeLast, rangeNext <= number {
+            rangeNext = number + 1
+            if rangeNext > rangeLast { try nextRange() }
+        }
+        lastNumber = number
     }
 
     /// Copies exact numbers below `bound` from the current block; returns the new fill count.

@@ -10,6 +10,10 @@
 ///   the checkpoint's last numbers (a finished load adds nothing), if false it is complete and
 ///   starts over. A number the device already holds is never added again.
 ///
+/// Given `previous` (the index the device may hold completely), a finished load of it read
+/// with `isIncremental` true starts an update instead: only the changes to `index`, removals
+/// first (see `DeviceLoader+Update.swift`). Any other checkpoint follows the rules above.
+///
 /// The extension stores the returned `LoadStep.checkpoint` as *pending*; the app commits it
 /// only when `reloadExtension` reports success, and discards both on failure (CallKit then
 /// deletes every entry). README "Loading a Call Directory extension" has the protocol.
@@ -19,15 +23,20 @@ public struct DeviceLoader {
     public static let defaultRequestSize = 1_000_000
 
     public let index: CallDirIndex
+    /// The index an update starts from (the one the device held), or nil: complete loads only.
+    public let previous: CallDirIndex?
     public let requestSize: Int
 
     /// Throws `.usage` when `requestSize` is below 1. Sizes above
     /// `CallKitLimits.maxEntriesPerRequest` are accepted (`CallKitSimulator` shows why not).
-    public init(index: CallDirIndex, requestSize: Int = DeviceLoader.defaultRequestSize) throws {
+    /// `previous` enables updates from that index to `index` (removals and additions both
+    /// count toward `requestSize`).
+    public init(index: CallDirIndex, previous: CallDirIndex? = nil, requestSize: Int = DeviceLoader.defaultRequestSize) throws {
         guard requestSize >= 1 else {
             throw CallDirError(.usage, "request size \(requestSize): give at least 1 (CallKit takes at most 1,999,999 entries per request)")
         }
         self.index = index
+        self.previous = previous
         self.requestSize = requestSize
     }
 
@@ -38,7 +47,9 @@ public struct DeviceLoader {
     public func loadRequest<C: CallDirectoryContext>(into context: C, resumingFrom checkpoint: LoadCheckpoint?) throws -> LoadStep {
         var next = LoadCheckpoint(indexChecksum: index.checksum)
         var kind = RequestKind.complete
-        if let checkpoint, checkpoint.indexChecksum == index.checksum, context.isIncremental {
+        if let checkpoint, let previous, let start = updateStart(checkpoint, previous: previous) {
+            if context.isIncremental { return try updateRequest(into: context, from: previous, resumingFrom: start) }
+        } else if let checkpoint, checkpoint.update == nil, checkpoint.indexChecksum == index.checksum, context.isIncremental {
             kind = .incremental
             next = checkpoint
         }
@@ -72,7 +83,7 @@ public struct DeviceLoader {
     /// Hands up to `limit` entries of `stream` to `context`. Inlined into the caller's module,
     /// so the calls into a concrete context are direct: a few ns per entry.
     @inlinable
-    static func feed<C: CallDirectoryContext>(_ stream: DeviceEntryStream, into context: C, limit: Int) throws -> Int {
+    static func feed<S: DeviceFeedSource, C: CallDirectoryContext>(_ stream: S, into context: C, limit: Int) throws -> Int {
         var fed = 0
         let numbers = stream.numbers
         if stream.kind == .blocking {
@@ -106,8 +117,12 @@ public struct DeviceLoader {
 /// What one request fed, and the checkpoint to commit once CallKit reports it succeeded.
 public struct LoadStep: Equatable, Sendable {
     public var kind: RequestKind
+    /// Entries added, per kind.
     public var blockingEntries = 0
     public var identificationEntries = 0
+    /// Entries removed, per kind (updates only).
+    public var blockingRemovals = 0
+    public var identificationRemovals = 0
     public var checkpoint: LoadCheckpoint
 
     @usableFromInline
@@ -116,8 +131,10 @@ public struct LoadStep: Equatable, Sendable {
         self.checkpoint = checkpoint
     }
 
-    /// Entries added by this request, both kinds.
-    public var entries: Int { blockingEntries + identificationEntries }
+    /// Entries fed by this request, added or removed, both kinds: what `requestSize` bounds.
+    public var entries: Int { blockingEntries + identificationEntries + removals }
+    /// Entries removed by this request, both kinds.
+    public var removals: Int { blockingRemovals + identificationRemovals }
     /// True when, once this request succeeds, the device holds the whole index.
     public var isFinished: Bool { checkpoint.isFinished }
 }

@@ -5,10 +5,16 @@
 ///
 /// The app commits a checkpoint only after `reloadExtension` reported success; after any
 /// failure the device's store is empty and loading starts again from nil (see `DeviceLoader`).
+///
+/// An update (the device held index OLD completely, the app now ships NEW) is recorded with
+/// `update` set: NEW's checksum in `indexChecksum`, OLD's in `update.fromChecksum`, the phase
+/// under way, and in the phase's kind's last-number field the last number that phase fed.
 public struct LoadCheckpoint: Equatable, Sendable {
     /// The checksum (identity) of the index being loaded.
     public var indexChecksum: UInt32
-    /// The last number fed per kind (0: none yet).
+    /// Set while an incremental update from another index is under way (never when finished).
+    public var update: Update?
+    /// The last number fed per kind (0: none yet); in an update, by the current phase.
     public var lastBlockingNumber: Int64 = 0
     public var lastIdentificationNumber: Int64 = 0
     /// True once every entry of the kind has been fed.
@@ -25,6 +31,31 @@ public struct LoadCheckpoint: Equatable, Sendable {
     /// True when the device holds every entry of the index.
     public var isFinished: Bool { blockingFinished && identificationFinished }
 
+    /// An update under way: which index the device held, and how far the changes went.
+    public struct Update: Equatable, Sendable {
+        /// The checksum of the index the device held completely before the update.
+        public var fromChecksum: UInt32
+        public var phase: UpdatePhase
+
+        public init(fromChecksum: UInt32, phase: UpdatePhase = .removeBlocking) {
+            self.fromChecksum = fromChecksum
+            self.phase = phase
+        }
+    }
+
+    /// The four passes of an update, in order: every removal, then every addition, blocking
+    /// before identification, each ascending (a switch from removing to adding costs CallKit a
+    /// flush, so there is only one).
+    public enum UpdatePhase: UInt16, Sendable, CaseIterable {
+        case removeBlocking = 0
+        case removeIdentification = 1
+        case addBlocking = 2
+        case addIdentification = 3
+
+        public var kind: DeviceEntryKind { rawValue & 1 == 0 ? .blocking : .identification }
+        public var removes: Bool { rawValue < 2 }
+    }
+
     static let magic: [UInt8] = Array("CDLP".utf8)
     static let version: UInt16 = 1
     /// Encoded size in bytes.
@@ -34,9 +65,10 @@ public struct LoadCheckpoint: Equatable, Sendable {
     public var bytes: [UInt8] {
         var out = Self.magic
         out.appendLE(Self.version)
-        out.appendLE(UInt16((blockingFinished ? 1 : 0) | (identificationFinished ? 2 : 0)))
+        let updateFlags = update.map { 4 | $0.phase.rawValue << 3 } ?? 0
+        out.appendLE(UInt16((blockingFinished ? 1 : 0) | (identificationFinished ? 2 : 0)) | updateFlags)
         out.appendLE(indexChecksum)
-        out.appendLE(UInt32(0))
+        out.appendLE(update?.fromChecksum ?? 0)
         out.appendLE(lastBlockingNumber)
         out.appendLE(lastIdentificationNumber)
         out.appendLE(entriesLoaded)
@@ -64,10 +96,13 @@ public struct LoadCheckpoint: Equatable, Sendable {
         guard fields.0 == Self.version else {
             throw CallDirError(.unsupportedVersion, "load checkpoint version \(fields.0), this reader knows \(Self.version); load from the start")
         }
-        guard fields.1 & ~3 == 0, fields.3 == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0 else {
-            throw damage("reserved bits set or a negative field")
+        let updating = fields.1 & 4 != 0
+        guard fields.1 & ~0x1F == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0,
+              updating ? fields.1 & 3 == 0 : (fields.1 & 0x18 == 0 && fields.3 == 0) else {
+            throw damage("reserved bits set, a negative field, or update fields without an update")
         }
         indexChecksum = fields.2
+        update = updating ? Update(fromChecksum: fields.3, phase: UpdatePhase(rawValue: (fields.1 >> 3) & 3)!) : nil
         blockingFinished = fields.1 & 1 != 0
         identificationFinished = fields.1 & 2 != 0
         lastBlockingNumber = fields.4

@@ -48,7 +48,7 @@ struct SimulatorState {
         } else {
             for k in 0..<2 {
                 if report.kind == .complete || removedAll[k] { stores[k].removeAll() }
-                for number in removed[k] { stores[k].remove(number) }
+                stores[k].remove(sorted: removed[k].sorted())
                 stores[k].merge(pending[k])
             }
         }

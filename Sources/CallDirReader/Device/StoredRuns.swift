@@ -62,6 +62,26 @@ struct StoredRuns {
         }
     }
 
+    /// Removes every held number of `numbers` (ascending) in one pass over the runs: an
+    /// update's thousands of removals from a million runs cost one copy, not one each.
+    mutating func remove(sorted numbers: [Int64]) {
+        guard !numbers.isEmpty, !runs.isEmpty else { return }
+        var out: [Run] = []
+        out.reserveCapacity(runs.count + numbers.count)
+        var j = 0
+        for var run in runs {
+            while j < numbers.count, numbers[j] < run.first { j += 1 }
+            while j < numbers.count, numbers[j] <= run.last {
+                if numbers[j] > run.first { out.append(Run(first: run.first, last: numbers[j] - 1, label: run.label)) }
+                run.first = numbers[j] + 1
+                count -= 1
+                j += 1
+            }
+            if run.first <= run.last { out.append(run) }
+        }
+        runs = out
+    }
+
     mutating func removeAll() {
         runs.removeAll()
         count = 0

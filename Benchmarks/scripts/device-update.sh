@@ -1,0 +1,64 @@
+#!/bin/sh
+# The device update figures of docs/BENCHMARKS.md ("Device updates"): `calldir simulate --from
+# OLD NEW` (release, one core) for the French operator ranges against a variant with 1% of its
+# entries changed, and for two pairs of 1M random indexes (blocking; identification) with 1%
+# churn, plus a complete load of each NEW for comparison. Lists are generated under
+# Benchmarks/out/update (git-ignored) by a seeded python3 script (standard library only).
+# Run from the package root: Benchmarks/scripts/device-update.sh   (needs ../shared/realdata)
+set -eu
+out=Benchmarks/out/update
+mkdir -p "$out"
+swift build -c release --product calldir >/dev/null
+calldir=.build/release/calldir
+python3 - "$out" <<'EOF'
+import json, os, random, sys
+out = sys.argv[1]
+# French variant: every 100th entry (offset 50) shrunk by 10, split (100 numbers out),
+# removed, or cut at the start; plus one new 10,000-number range.
+d = json.load(open('../shared/realdata/fr-arcep-operator-ranges.json'))
+variant = []
+for i, e in enumerate(d):
+    if i % 100 != 50:
+        variant.append(e)
+        continue
+    s, t, kind = int(e['start']), int(e['end']), (i // 100) % 4
+    name = {'operator_name': e['operator_name']}
+    if kind == 0: variant.append(dict(name, start=str(s), end=str(t - 10)))
+    elif kind == 1:
+        m = (s + t) // 2
+        variant += [dict(name, start=str(s), end=str(m - 1)), dict(name, start=str(m + 100), end=str(t))]
+    elif kind == 3: variant.append(dict(name, start=str(s + 1000 if t - s > 2000 else s + 1), end=str(t)))
+variant.append({'operator_name': 'New operator', 'start': '33999000000', 'end': '33999009999'})
+json.dump(variant, open(os.path.join(out, 'fr-variant.json'), 'w'))
+# 1M random numbers; NEW drops 10,000 and adds 10,000 (identification: also 10,000 relabelled).
+r = random.Random(7)
+old = set()
+while len(old) < 1_000_000: old.add(r.randrange(12012000000, 19899999999))
+gone = set(r.sample(sorted(old), 10_000))
+added = set()
+while len(added) < 10_000:
+    x = r.randrange(12012000000, 19899999999)
+    if x not in old: added.add(x)
+new = (old - gone) | added
+labels = ['Spam', 'Scam', 'Telemarketer', 'Survey', 'Charity', 'Debt collector', 'Robocall', 'Fraud', 'Political', 'Bank']
+label = {x: r.choice(labels) for x in old}
+new_label = {x: label.get(x) or r.choice(labels) for x in new}
+for x in r.sample(sorted(new - added), 10_000): new_label[x] = r.choice([l for l in labels if l != new_label[x]])
+def write(name, lines): open(os.path.join(out, name), 'w').write(''.join(lines))
+write('b-old.txt', (f'{x}\n' for x in sorted(old)))
+write('b-new.txt', (f'{x}\n' for x in sorted(new)))
+write('i-old.csv', (f'{x},{label[x]}\n' for x in sorted(old)))
+write('i-new.csv', (f'{x},{new_label[x]}\n' for x in sorted(new)))
+EOF
+$calldir compile -q --skip-invalid --block ../shared/realdata/fr-arcep-operator-ranges.json -o "$out/fr.calldir"
+$calldir compile -q --skip-invalid --block "$out/fr-variant.json" -o "$out/fr-variant.calldir"
+for f in b-old b-new; do $calldir compile -q --no-nanp-check --block "$out/$f.txt" -o "$out/$f.calldir"; done
+for f in i-old i-new; do $calldir compile -q --no-nanp-check --identify "$out/$f.csv" -o "$out/$f.calldir"; done
+rm -f "$out"/*.txt "$out"/*.csv "$out"/*.json
+for pair in "fr fr-variant" "b-old b-new" "i-old i-new"; do
+    set -- $pair
+    echo "== update $1 -> $2"
+    taskset -c "${CORE:-1}" $calldir simulate --from "$out/$1.calldir" "$out/$2.calldir" --request-size 1999999 | tail -4
+    echo "== complete load of $2"
+    taskset -c "${CORE:-1}" $calldir simulate --index "$out/$2.calldir" --request-size 1999999 | tail -2
+done
