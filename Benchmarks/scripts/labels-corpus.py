@@ -141,6 +141,15 @@ def csv_field(label):
     return '"' + label.replace('"', '""') + '"' if "," in label or '"' in label else label
 
 
+def write(output, rows):
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    temporary = output + ".tmp"
+    with open(temporary, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as f:
+        f.write("number,label\n")
+        f.writelines(f"{number},{csv_field(label)}\n" for number, label in rows)
+    os.replace(temporary, output)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, required=True)
@@ -152,27 +161,27 @@ def main():
     if not 0 < args.distinct <= 1 or args.count < 1:
         parser.error("--count must be positive and --distinct in (0, 1]")
     order = "shuffled" if args.shuffle else "sorted"
-    output = args.output or os.path.join(
-        ROOT, "Benchmarks", ".corpus", f"labels-{args.count}-{round(args.distinct * 100)}-{order}.csv")
+    default = os.path.join(ROOT, "Benchmarks", ".corpus", f"labels-{args.count}-{round(args.distinct * 100)}-%s.csv")
+    output = args.output or default % order
     if os.path.exists(output):
         print(output)
         return
-    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    # Without -o both orders are written (the rows are the same), as generating is the slow part.
+    outputs = {order: output} if args.output else {o: default % o for o in ["sorted", "shuffled"]}
     started = time.monotonic()
     # One generator per part, so the sorted and shuffled corpora share numbers and labels.
     rows = list(zip(numbers(random.Random(f"{args.seed}-numbers"), args.count),
                     assign(random.Random(f"{args.seed}-assign"),
                            Names().pool(random.Random(f"{args.seed}-labels"), max(1, round(args.count * args.distinct))),
                            args.count)))
-    if args.shuffle:
-        random.Random(f"{args.seed}-order").shuffle(rows)
-    temporary = output + ".tmp"
-    with open(temporary, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as f:
-        f.write("number,label\n")
-        f.writelines(f"{number},{csv_field(label)}\n" for number, label in rows)
-    os.replace(temporary, output)
-    print(f"[labels-corpus] {args.count:,} rows, {len(set(l for _, l in rows)):,} distinct labels, {order}, "
-          f"Faker {faker.VERSION}, {time.monotonic() - started:.1f} s -> {output}", file=sys.stderr)
+    distinct = len(set(label for _, label in rows))
+    for kind in ["sorted", "shuffled"]:
+        if kind == "shuffled":
+            random.Random(f"{args.seed}-order").shuffle(rows)
+        if kind in outputs:
+            write(outputs[kind], rows)
+            print(f"[labels-corpus] {args.count:,} rows, {distinct:,} distinct labels, {kind}, Faker {faker.VERSION}, "
+                  f"{time.monotonic() - started:.1f} s -> {outputs[kind]}", file=sys.stderr)
     print(output)
 
 

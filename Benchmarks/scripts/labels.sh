@@ -113,6 +113,7 @@ oneshot() {
 for r in json.load(open(sys.argv[1]))["results"]: print("%.2f" % (statistics.median(r["times"]) * 1e3))' "$out/hyperfine.json"
 }
 
+load_start=$(cut -d' ' -f1 /proc/loadavg)
 echo "corpus tool build_s rss_mib bytes entries oneshot_ms batch_s sort_s sort_rss_mib get_rps post_nps" >"$out/rows.txt"
 for size in $sizes; do
     for fraction in $fractions; do
@@ -175,4 +176,11 @@ print(name, "tinycdb", f"{med('cdb', 0):.3f}", f"{med('cdb', 1):.1f}", size_of("
 EOF
     done
 done
-python3 "$root/Benchmarks/scripts/labels-table.py" "$out/rows.txt" "$queries" | tee "$out/labels.md"
+{
+    echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by \`$(basename "$0")\` (SIZES=\"$sizes\" FRACTIONS=\"$fractions\" ROUNDS=$rounds RUNS=$runs)."
+    echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), Linux $(uname -r);" \
+        "calldir $("$calldir" --version 2>/dev/null || echo "$calldir"), $(sqlite3 --version | cut -d' ' -f1) SQLite, tinycdb $(dpkg-query -W -f='${Version}' tinycdb 2>/dev/null)," \
+        "Faker $("$venv/bin/python" -c 'import faker; print(faker.VERSION)'); load average at the start $load_start, at the end $(cut -d' ' -f1 /proc/loadavg)."
+    echo
+    python3 "$root/Benchmarks/scripts/labels-table.py" "$out/rows.txt" "$queries"
+} | tee "$out/labels.md"
