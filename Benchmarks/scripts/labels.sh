@@ -11,7 +11,7 @@
 # the same harness measures every index format), SIZES, FRACTIONS, ROUNDS (builds and batch runs
 # per corpus, median reported, default 3), RUNS (one-shot runs per tool, default 200),
 # QUERIES (batch lookups, default 1,000,000), DAEMON (1: also time `calldir serve` with wrk when
-# calldir-serve is beside CALLDIR; 0: skip), DURATION (per wrk run, default 5s), PORT (18490).
+# calldir-serve is beside CALLDIR; 0: skip), DURATION (per wrk run, default 5s), PORT (18530).
 # Per corpus: calldir compile --identify on the sorted CSV and --sort --memory 64M on the
 # shuffled one, and --block on the numbers alone (the blocked-only reference); SQLite: a table
 # (number INTEGER PRIMARY KEY, label TEXT), no other index, `.import --csv` in the sqlite3 shell
@@ -56,7 +56,7 @@ fi
 daemon=${DAEMON:-1}
 [ -x "$(dirname "$calldir")/calldir-serve" ] || daemon=0
 duration=${DURATION:-5s}
-port=${PORT:-18490}
+port=${PORT:-18530}
 if [ "$daemon" = 1 ]; then
     for tool in wrk curl; do command -v $tool >/dev/null || { apt-get update -qq && apt-get install -y -qq $tool >/dev/null; }; done
 fi
@@ -73,10 +73,13 @@ timed() {
 # served NAME INDEX: appends "NAME-get requests/s 0" and "NAME-post numbers/s 0" to $results.
 served() {
     local tag=$1 pid rate batch
+    # Another process on the port would answer instead of ours: refuse to measure it.
+    ! curl -s "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 || { log "port $port is in use: set PORT"; exit 2; }
     "$calldir" serve --index "$2" --port "$port" --threads 1 2>"$out/serve.log" &
     pid=$!
     for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { log "calldir serve did not start"; cat "$out/serve.log" >&2; exit 2; }
+    kill -0 $pid 2>/dev/null && curl -sf "http://127.0.0.1:$port/healthz" >/dev/null \
+        || { log "calldir serve did not start"; cat "$out/serve.log" >&2; exit 2; }
     for kind in get post; do
         if [ $kind = get ]; then set -- -c64 -s "$root/Benchmarks/scripts/lookup.lua"; batch=1
         else set -- -c4 -s "$root/Benchmarks/scripts/batch.lua"; batch=1000; fi
