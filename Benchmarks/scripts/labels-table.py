@@ -3,7 +3,7 @@
 
     labels-table.py ROWS QUERIES
 
-ROWS has a header line and one line per corpus and tool: corpus tool build_s rss_mib bytes
+ROWS has a header line and one line per corpus and tool (several runs' files may be concatenated): corpus tool build_s rss_mib bytes
 entries oneshot_ms batch_s sort_s sort_rss_mib get_rps post_nps ("-" where it does not apply; the
 last two are the daemon's single GETs per second and numbers per second in 1,000-number POSTs).
 """
@@ -29,9 +29,10 @@ def daemon(identified, blocked):
 
 def main():
     rows_path, queries = sys.argv[1], int(sys.argv[2])
-    lines = open(rows_path).read().split("\n")[1:]
     rows = {}
-    for line in filter(None, lines):
+    for line in open(rows_path).read().split("\n"):
+        if not line or line.startswith("corpus "):  # headers (files of several runs may be joined)
+            continue
         corpus, tool, build, rss, size, entries, shot, batch, sort, sort_rss, get, post = line.split()
         rows.setdefault(corpus, {})[tool] = dict(
             build=float(build), rss=float(rss), bytes=int(size), entries=int(entries), shot=float(shot),
