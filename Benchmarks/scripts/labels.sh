@@ -147,8 +147,11 @@ for size in $sizes; do
             timed batch-block sh -c "'$calldir' lookup --index '$dir/block.calldir' - <'$dir/queries.txt' >/dev/null; [ \$? -le 1 ]"
             if [ "$daemon" = 1 ]; then
                 log "$name round $round: daemon"
-                served serve-identify "$dir/identify.calldir"
-                served serve-block "$dir/block.calldir"
+                if [ $((round % 2)) = 1 ]; then
+                    served serve-identify "$dir/identify.calldir"; served serve-block "$dir/block.calldir"
+                else  # the other order every other round, as the machine's load drifts
+                    served serve-block "$dir/block.calldir"; served serve-identify "$dir/identify.calldir"
+                fi
             fi
         done
         [ "$(sqlite3 "$dir/db.sqlite" 'SELECT count(*) FROM t')" = "$size" ] || { log "sqlite row count is not $size"; exit 2; }
@@ -182,7 +185,7 @@ done
 {
     echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') by \`$(basename "$0")\` (SIZES=\"$sizes\" FRACTIONS=\"$fractions\" ROUNDS=$rounds RUNS=$runs)."
     echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), Linux $(uname -r);" \
-        "calldir $("$calldir" --version 2>/dev/null || echo "$calldir"), $(sqlite3 --version | cut -d' ' -f1) SQLite, tinycdb $(dpkg-query -W -f='${Version}' tinycdb 2>/dev/null)," \
+        "calldir $("$calldir" --version 2>/dev/null || echo "$calldir"), SQLite $(sqlite3 --version | cut -d' ' -f1), tinycdb $(dpkg-query -W -f='${Version}' tinycdb 2>/dev/null)," \
         "Faker $("$venv/bin/python" -c 'import faker; print(faker.VERSION)'); load average at the start $load_start, at the end $(cut -d' ' -f1 /proc/loadavg)."
     echo
     python3 "$root/Benchmarks/scripts/labels-table.py" "$out/rows.txt" "$queries"
