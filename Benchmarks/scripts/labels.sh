@@ -118,6 +118,8 @@ for r in json.load(open(sys.argv[1]))["results"]: print("%.2f" % (statistics.med
 
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 echo "corpus tool build_s rss_mib bytes entries oneshot_ms batch_s sort_s sort_rss_mib get_rps post_nps" >"$out/rows.txt"
+# Each corpus's rows also stay in its folder ($out/SIZE-PCT/rows.txt), so the rows of several
+# invocations can be joined: cat Benchmarks/out/labels/*/rows.txt | labels-table.py /dev/stdin Q
 for size in $sizes; do
     for fraction in $fractions; do
         pct=$(python3 -c "print(round($fraction * 100))")
@@ -162,7 +164,7 @@ for size in $sizes; do
         log "$name: one-shot lookups of $hit ($label), $runs runs each"
         shots=$(oneshot "$calldir lookup --index $dir/identify.calldir $hit" "$calldir lookup --index $dir/block.calldir $hit" \
             "sqlite3 $dir/db.sqlite 'SELECT label FROM t WHERE number = $hit'" "cdb -q $dir/db.cdb $hit")
-        python3 - "$results" "$name" "$size" "$shots" "$dir" >>"$out/rows.txt" <<'EOF'
+        python3 - "$results" "$name" "$size" "$shots" "$dir" >"$dir/rows.txt" <<'EOF'
 import os, statistics, sys
 results, name, size, shots, folder = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split(), sys.argv[5]
 times = {}
@@ -180,6 +182,7 @@ print(name, "calldir-block", f"{med('block', 0):.3f}", f"{med('block', 1):.1f}",
 print(name, "sqlite", f"{med('sqlite', 0):.3f}", f"{med('sqlite', 1):.1f}", size_of("db.sqlite"), size, shots[2], "-", "-", "-", "- -")
 print(name, "tinycdb", f"{med('cdb', 0):.3f}", f"{med('cdb', 1):.1f}", size_of("db.cdb"), size, shots[3], "-", "-", "-", "- -")
 EOF
+        cat "$dir/rows.txt" >>"$out/rows.txt"
     done
 done
 {
