@@ -50,11 +50,16 @@ if ! "$venv/bin/python" -c 'import faker' 2>/dev/null; then
 fi
 calldir=${CALLDIR:-$root/.build/release/calldir}
 if [ -z "${CALLDIR:-}" ] && [ ! -x "$calldir" ]; then
-    log "building calldir (release, static stdlib)"
-    (cd "$root" && swift build -c release --static-swift-stdlib --product calldir >/dev/null)
+    log "building calldir and calldir-serve (release, static stdlib)"
+    for product in calldir calldir-serve; do
+        (cd "$root" && swift build -c release --static-swift-stdlib --product $product >/dev/null)
+    done
 fi
 daemon=${DAEMON:-1}
-[ -x "$(dirname "$calldir")/calldir-serve" ] || daemon=0
+if [ "$daemon" = 1 ] && [ ! -x "$(dirname "$calldir")/calldir-serve" ]; then
+    log "no calldir-serve beside $calldir: the daemon is not measured"
+    daemon=0
+fi
 duration=${DURATION:-5s}
 port=${PORT:-18530}
 if [ "$daemon" = 1 ]; then
@@ -83,7 +88,7 @@ served() {
     for kind in get post; do
         if [ $kind = get ]; then set -- -c64 -s "$root/Benchmarks/scripts/lookup.lua"; batch=1
         else set -- -c4 -s "$root/Benchmarks/scripts/batch.lua"; batch=1000; fi
-        rate=$(wrk -t1 "$@" -d"$duration" --timeout 5s "http://127.0.0.1:$port" -- "$dir/queries.txt" $batch | python3 -c '
+        rate=$(wrk -t1 "$@" -d"$duration" --timeout 5s "http://127.0.0.1:$port" -- "$sample" $batch | python3 -c '
 import sys
 line = next(l for l in sys.stdin if l.startswith("RESULT"))
 f = dict(kv.split("=") for kv in line.split()[1:])
@@ -130,7 +135,8 @@ for size in $sizes; do
         dir=$out/$name
         mkdir -p "$dir"
         [ -s "$dir/numbers.txt" ] || tail -n +2 "$sorted" | cut -d, -f1 >"$dir/numbers.txt"
-        [ -s "$dir/queries.txt" ] || shuf -n "$queries" --random-source=<(yes) "$dir/numbers.txt" >"$dir/queries.txt"
+        sample=$dir/queries-$queries.txt
+        [ -s "$sample" ] || shuf -n "$queries" --random-source=<(yes) "$dir/numbers.txt" >"$sample"
         [ -s "$dir/cdb.in" ] || cdb_input "$sorted" "$dir/cdb.in"
         printf '.mode csv\n.import --csv --skip 1 %s t\n' "$sorted" >"$dir/import.sql"
         results=$dir/times.txt
@@ -145,8 +151,8 @@ for size in $sizes; do
             timed sqlite sqlite3 "$dir/db.sqlite" ".read $dir/import.sql"
             timed cdb cdb -c "$dir/db.cdb" "$dir/cdb.in"
             log "$name round $round: batch lookups"
-            timed batch-identify sh -c "'$calldir' lookup --index '$dir/identify.calldir' - <'$dir/queries.txt' >/dev/null; [ \$? -le 1 ]"
-            timed batch-block sh -c "'$calldir' lookup --index '$dir/block.calldir' - <'$dir/queries.txt' >/dev/null; [ \$? -le 1 ]"
+            timed batch-identify sh -c "'$calldir' lookup --index '$dir/identify.calldir' - <'$sample' >/dev/null; [ \$? -le 1 ]"
+            timed batch-block sh -c "'$calldir' lookup --index '$dir/block.calldir' - <'$sample' >/dev/null; [ \$? -le 1 ]"
             if [ "$daemon" = 1 ]; then
                 log "$name round $round: daemon"
                 if [ $((round % 2)) = 1 ]; then
