@@ -30,21 +30,14 @@ struct DiffCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the delta.", valueName: "file"))
     var output: String
 
-    @Option(help: ArgumentHelp("Folder for the temporary spill of labels.", valueName: "folder"))
-    var tmpdir = "/tmp"
-
-    @Flag(help: "Print the summary as JSON on stdout.")
-    var json = false
-
-    @Flag(name: [.customShort("q"), .long], help: "No summary.")
-    var quiet = false
+    @OptionGroup var report: DeltaReport
 
     func run() throws {
         TemporaryFiles.installInterruptCleanup()
         do {
             let summary = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: output,
-                                          temporaryFolder: tmpdir)
-            try DeltaReport.print(summary, verb: "diff", json: json, quiet: quiet)
+                                          temporaryFolder: report.tmpdir)
+            try report.print(summary, verb: "diff")
         } catch {
             throw Terminal.fail(error)
         }
@@ -78,6 +71,22 @@ struct PatchCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the new index.", valueName: "file"))
     var output: String
 
+    @OptionGroup var report: DeltaReport
+
+    func run() throws {
+        TemporaryFiles.installInterruptCleanup()
+        do {
+            let summary = try Patcher.patch(old: CallDirIndex(path: old), delta: DeltaFile(path: delta), output: output,
+                                            temporaryFolder: report.tmpdir)
+            try report.print(summary, verb: "patch")
+        } catch {
+            throw Terminal.fail(error, negative: [.deltaMismatch])
+        }
+    }
+}
+
+/// The options diff and patch share, and their summary line (stderr) or JSON object (stdout).
+struct DeltaReport: ParsableArguments {
     @Option(help: ArgumentHelp("Folder for the temporary spill of labels.", valueName: "folder"))
     var tmpdir = "/tmp"
 
@@ -87,21 +96,7 @@ struct PatchCommand: ParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: "No summary.")
     var quiet = false
 
-    func run() throws {
-        TemporaryFiles.installInterruptCleanup()
-        do {
-            let summary = try Patcher.patch(old: CallDirIndex(path: old), delta: DeltaFile(path: delta), output: output,
-                                            temporaryFolder: tmpdir)
-            try DeltaReport.print(summary, verb: "patch", json: json, quiet: quiet)
-        } catch {
-            throw Terminal.fail(error, negative: [.deltaMismatch])
-        }
-    }
-}
-
-/// The summary line (stderr) or JSON object (stdout) of diff and patch.
-enum DeltaReport {
-    static func print(_ s: DeltaSummary, verb: String, json: Bool, quiet: Bool) throws {
+    func print(_ s: DeltaSummary, verb: String) throws {
         if json {
             var out = StdoutBuffer()
             out.write(s.infoJSON.rendered() + "\n")

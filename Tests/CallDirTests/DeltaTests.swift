@@ -66,6 +66,15 @@ struct DeltaTests {
         return path
     }
 
+    /// OLD opened, NEW's bytes, and the delta's bytes (at d.delta) of a random pair.
+    static func randomDelta(seed: UInt64, in folder: TempFolder) throws -> (old: CallDirIndex, new: [UInt8], delta: [UInt8]) {
+        let (oldRows, newRows) = randomPair(seed: seed)
+        let old = try compileRows(oldRows, name: "old", in: folder)
+        let new = try compileRows(newRows, name: "new", in: folder)
+        _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"))
+        return (try CallDirIndex(path: old), fileBytes(new), fileBytes(folder.file("d.delta")))
+    }
+
     @Test("patch(OLD, diff(OLD, NEW)) == NEW byte for byte", arguments: 1...12)
     func roundTrip(seed: UInt64) throws {
         let folder = TempFolder()
@@ -122,13 +131,7 @@ struct DeltaTests {
     func flips() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let (oldRows, newRows) = Self.randomPair(seed: 5)
-        let old = try Self.compileRows(oldRows, name: "old", in: folder)
-        let new = try Self.compileRows(newRows, name: "new", in: folder)
-        _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"))
-        let original = fileBytes(folder.file("d.delta"))
-        let oldIndex = try CallDirIndex(path: old)
-        let expected = fileBytes(new)
+        let (oldIndex, expected, original) = try Self.randomDelta(seed: 5, in: folder)
         var refused = 0
         for offset in stride(from: 0, to: original.count, by: 7) {
             var bytes = original
@@ -150,13 +153,7 @@ struct DeltaTests {
     func forgeEveryField() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let (oldRows, newRows) = Self.randomPair(seed: 2)
-        let old = try Self.compileRows(oldRows, name: "old", in: folder)
-        let new = try Self.compileRows(newRows, name: "new", in: folder)
-        _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"))
-        let original = fileBytes(folder.file("d.delta"))
-        let oldIndex = try CallDirIndex(path: old)
-        let expected = fileBytes(new)
+        let (oldIndex, expected, original) = try Self.randomDelta(seed: 2, in: folder)
         let fields = Forger(bytes: original).fields
         #expect(fields.count > 80, "the sweep found only \(fields.count) fields")
         var forged = 0, refused = 0

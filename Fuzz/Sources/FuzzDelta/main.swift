@@ -20,12 +20,4 @@ func exercise(_ bytes: UnsafeRawBufferPointer) {
     _ = try? DeltaFile(file: file, verify: true)
 }
 
-runFuzzer { data, size in
-    let bytes = fuzzBytes(data, size)
-    exercise(bytes)
-    guard size >= 80, size <= 1 << 20 else { return 0 }
-    var forger = Forger(bytes: Array(bytes))
-    forger.reseal()
-    forger.bytes.withUnsafeBytes { exercise($0) }
-    return 0
-}
+runFuzzerResealed(exercise)

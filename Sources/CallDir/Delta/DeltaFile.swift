@@ -61,10 +61,7 @@ public final class DeltaFile {
             (Int(clamping: $0.readLE(UInt64.self, at: 8)!), Int(clamping: $0.readLE(UInt64.self, at: 16)!))
         }
         checksum = bytes.readLE(UInt32.self, at: bytes.count - IndexFormat.trailerSize)!
-        func section(_ kind: SectionKind) -> UnsafeRawBufferPointer {
-            let s = table[kind]!
-            return UnsafeRawBufferPointer(rebasing: bytes[s.offset..<(s.offset + s.length)])
-        }
+        func section(_ kind: SectionKind) -> UnsafeRawBufferPointer { table.bytes(of: kind, in: bytes) }
         for kind in [SectionKind.deltaMetadata, .removedBlockedDirectory, .addedBlockedDirectory, .removedIdentifiedDirectory,
                      .addedIdentifiedDirectory, .labelSymbols, .removedBlockedRanges, .addedBlockedRanges,
                      .removedIdentifiedRanges, .addedIdentifiedRanges] {

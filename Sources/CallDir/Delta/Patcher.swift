@@ -44,13 +44,8 @@ public enum Patcher {
                                    + "calldir version or the delta is damaged; nothing written", path: output)
             }
             try writer.commit()
-            var summary = DeltaSummary(path: output, oldChecksum: delta.oldChecksum, newChecksum: crc)
-            summary.removedBlocked = delta.removedBlockedCount
-            summary.addedBlocked = delta.addedBlockedCount
-            summary.removedIdentified = delta.removedIdentifiedCount
-            summary.addedIdentified = delta.addedIdentifiedCount
-            summary.removedRanges = delta.removedRangeCount
-            summary.addedRanges = delta.addedRangeCount
+            var summary = delta.summary
+            summary.path = output
             summary.bytes = size
             summary.checksum = crc
             summary.seconds = monotonicSeconds() - started

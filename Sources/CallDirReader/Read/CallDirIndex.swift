@@ -30,10 +30,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
         let table = try SectionTable.read(bytes, header: header, path: path)
         sections = table
         checksum = bytes.readLE(UInt32.self, at: bytes.count - IndexFormat.trailerSize)!
-        func section(_ kind: SectionKind) -> UnsafeRawBufferPointer {
-            let s = table[kind]!
-            return UnsafeRawBufferPointer(rebasing: bytes[s.offset..<(s.offset + s.length)])
-        }
+        func section(_ kind: SectionKind) -> UnsafeRawBufferPointer { table.bytes(of: kind, in: bytes) }
         // Small sections are checked whole; the label stores (which grow with the labels) only
         // by header here, and block by block as labels are read.
         for kind in [SectionKind.metadata, .blockedDirectory, .identifiedDirectory, .labelSymbols, .blockedRanges,
@@ -213,6 +210,12 @@ package struct SectionMap {
     package subscript(kind: SectionKind) -> SectionEntry? {
         get { entries[Int(kind.rawValue)] }
         set { entries[Int(kind.rawValue)] = newValue }
+    }
+
+    /// The bytes of a section `SectionTable.read` found (every required kind is present).
+    package func bytes(of kind: SectionKind, in file: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let s = self[kind]!
+        return UnsafeRawBufferPointer(rebasing: file[s.offset..<(s.offset + s.length)])
     }
 
     package var inFileOrder: [SectionEntry] {
