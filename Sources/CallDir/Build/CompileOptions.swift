@@ -20,6 +20,9 @@ public struct CompileOptions: Sendable {
     public var sort = false
     /// Collapse repeats of a number into one entry (first source wins for labels).
     public var dedupe = false
+    /// What a compile with `sort` may use in all (peak RSS): the sort's buffers get what is
+    /// left after the process itself and, for identification, the label tables
+    /// (`Compiler.sortBudget`).
     public var memoryBudget = 64 << 20
     public var temporaryFolder = "/tmp"
     /// Fail when a device would have to load more entries than this (ranges counted by size).

@@ -115,7 +115,7 @@ public final class Compiler {
                           allow: AllowList) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
         var sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
                              log: log, rejects: rejects)
-        let sorter = options.sort ? try ExternalSorter(memoryBudget: options.memoryBudget,
+        let sorter = options.sort ? try ExternalSorter(memoryBudget: Self.sortBudget(options.memoryBudget, kind: kind),
                                                        temporaryFolder: options.temporaryFolder) : nil
         var ranges: [(range: NumberRange, label: UInt32, origin: Origin)] = []
         var rowsRead = summary.rowsRead
@@ -152,6 +152,19 @@ public final class Compiler {
         summary.labelConflicts += sink.labelConflicts
         summary.allowedNumbersRemoved += sink.allowed
         return ranges
+    }
+
+    /// Memory a compile uses besides the sort's buffers, measured on the release build: the
+    /// process (code, runtime, read-ahead batches, the encoder) and, for identification, the
+    /// label tables (`LabelCollector`: hash table, training sample, spill buffer).
+    static let processOverhead = 14 << 20
+    static let labelOverhead = 8 << 20
+
+    /// The sort buffers' share of `--memory` (a budget below the sorter's minimum is passed on
+    /// as it is, for the sorter to refuse).
+    static func sortBudget(_ memory: Int, kind: EntryKind) -> Int {
+        guard memory >= ExternalSorter.minimumBudget else { return memory }
+        return max(ExternalSorter.minimumBudget, memory - processOverhead - (kind == .identify ? labelOverhead : 0))
     }
 
     /// A row the reading thread could not take as a plain number: normalise it in full (or

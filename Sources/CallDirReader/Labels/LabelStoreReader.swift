@@ -107,20 +107,25 @@ package struct LabelReader {
 
     /// The text of `ref`; throws when it is out of bounds or its block is damaged.
     package func label(_ ref: UInt32, check: Bool, path: String) throws -> String {
-        var text: [UInt8] = []
-        try bytes(of: ref, check: check, path: path, into: &text)
-        return String(decoding: text, as: UTF8.self)
+        try withBytes(of: ref, check: check, path: path) { String(decoding: $0, as: UTF8.self) }
     }
 
     package func bytes(of ref: UInt32, check: Bool, path: String, into text: inout [UInt8]) throws {
+        text.removeAll(keepingCapacity: true)
+        try withBytes(of: ref, check: check, path: path) { text.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the text of `ref` (valid inside `body` only).
+    package func withBytes<R>(of ref: UInt32, check: Bool, path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         let store = LabelRef.isStream(ref) ? stream : shared
         let i = Int(ref & ~LabelRef.streamFlag)
         guard i < store.count else {
             throw CallDirError(.corruptIndex, "\(store.name): label \(i) is out of bounds (\(store.count) stored)", path: path)
         }
         let codes = try store.codes(i, check: check, path: path)
-        guard symbols.decode(codes, into: &text) else {
+        guard let result = try symbols.withDecoded(codes, body) else {
             throw CallDirError(.corruptIndex, "\(store.name): label \(i) does not decode; run `calldir verify`", path: path)
         }
+        return result
     }
 }

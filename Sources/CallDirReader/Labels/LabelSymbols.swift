@@ -57,26 +57,44 @@ package struct LabelSymbols: Sendable {
         return out
     }
 
-    /// Decodes `codes` into `out` (cleared first). Nil when a code is not in the table, an
+    /// Decodes `codes` into `out` (cleared first). False when a code is not in the table, an
     /// escape has no byte after it, or the text would exceed `IndexFormat.maxLabelBytes`.
     package func decode(_ codes: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
         out.removeAll(keepingCapacity: true)
-        var i = 0
-        let count = lengths.count
-        while i < codes.count {
-            let code = codes[i]
-            if code == Self.escape {
-                guard i + 1 < codes.count else { return false }
-                out.append(codes[i + 1])
-                i += 2
-            } else {
-                guard Int(code) < count else { return false }
-                let word = words[Int(code)]
-                for j in 0..<Int(lengths[Int(code)]) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(8 * j))) }
-                i += 1
+        return withDecoded(codes) { out.append(contentsOf: $0) } != nil
+    }
+
+    /// Calls `body` with the text of `codes`, decoded into a stack buffer; nil when the codes
+    /// are damaged (as `decode`). Each symbol is stored as a whole 8-byte word and the output
+    /// advances by its length, so the buffer has 8 bytes of slack past the longest text.
+    @inline(__always)
+    package func withDecoded<R>(_ codes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        let limit = IndexFormat.maxLabelBytes
+        return try withUnsafeTemporaryAllocation(byteCount: limit + 16, alignment: 8) { buffer -> R? in
+            guard let base = buffer.baseAddress else { return nil }
+            let length: Int? = words.withUnsafeBufferPointer { words in
+                lengths.withUnsafeBufferPointer { lengths in
+                    var at = 0, i = 0
+                    let count = lengths.count
+                    while i < codes.count {
+                        guard at <= limit else { return nil }
+                        let code = Int(codes[i])
+                        if code < count {
+                            base.storeBytes(of: words[code].littleEndian, toByteOffset: at, as: UInt64.self)
+                            at &+= Int(lengths[code])
+                            i &+= 1
+                        } else {
+                            guard code == Int(Self.escape), i &+ 1 < codes.count else { return nil }
+                            base.storeBytes(of: codes[i &+ 1], toByteOffset: at, as: UInt8.self)
+                            at &+= 1
+                            i &+= 2
+                        }
+                    }
+                    return at <= limit ? at : nil
+                }
             }
-            if out.count > IndexFormat.maxLabelBytes { return false }
+            guard let length else { return nil }
+            return try body(UnsafeRawBufferPointer(start: base, count: length))
         }
-        return true
     }
 }

@@ -2,19 +2,43 @@ import CallDirReader
 
 /// Codes labels with a `LabelSymbols` table: at each position the longest symbol that
 /// matches, else an escape and the literal byte.
-struct LabelCoder {
+///
+/// The symbols are kept grouped by first byte, longest first, in flat buffers (no nested
+/// arrays: per-position retains of an inner array cost a quarter of a 1M-label compile).
+final class LabelCoder {
     let symbols: LabelSymbols
-    /// Per first byte, the symbols starting with it, longest first.
-    private let byFirstByte: [[(word: UInt64, length: Int, code: UInt8)]]
+    /// Symbols sorted by (first byte, length descending); `start[b] ..< start[b + 1]` are
+    /// those starting with byte b.
+    private let words: UnsafeMutableBufferPointer<UInt64>
+    private let lengths: UnsafeMutableBufferPointer<Int>
+    private let codes: UnsafeMutableBufferPointer<UInt8>
+    private let start: UnsafeMutableBufferPointer<Int>
 
     init(_ symbols: LabelSymbols) {
         self.symbols = symbols
-        var lists = [[(word: UInt64, length: Int, code: UInt8)]](repeating: [], count: 256)
-        for code in 0..<symbols.count {
-            let word = symbols.words[code]
-            lists[Int(word & 0xFF)].append((word, Int(symbols.lengths[code]), UInt8(code)))
+        let order = (0..<symbols.count).sorted {
+            let (a, b) = (symbols.words[$0] & 0xFF, symbols.words[$1] & 0xFF)
+            return a != b ? a < b : (symbols.lengths[$0], $1) > (symbols.lengths[$1], $0)
         }
-        byFirstByte = lists.map { $0.sorted { ($0.length, $1.code) > ($1.length, $0.code) } }
+        words = .allocate(capacity: max(order.count, 1))
+        lengths = .allocate(capacity: max(order.count, 1))
+        codes = .allocate(capacity: max(order.count, 1))
+        start = .allocate(capacity: 257)
+        start.initialize(repeating: 0)
+        for (i, code) in order.enumerated() {
+            words[i] = symbols.words[code]
+            lengths[i] = Int(symbols.lengths[code])
+            codes[i] = UInt8(code)
+            start[Int(symbols.words[code] & 0xFF) + 1] += 1
+        }
+        for b in 0..<256 { start[b + 1] += start[b] }
+    }
+
+    deinit {
+        words.deallocate()
+        lengths.deallocate()
+        codes.deallocate()
+        start.deallocate()
     }
 
     /// Appends the codes of `label` to `out`.
@@ -31,19 +55,21 @@ struct LabelCoder {
         let n = label.count
         while i < n {
             let word = Self.word(label, at: i)
-            var matched = false
-            for candidate in byFirstByte[Int(label[i])] where candidate.length <= n - i {
-                let mask = candidate.length == 8 ? UInt64.max : (UInt64(1) << UInt64(8 * candidate.length)) - 1
-                if word & mask == candidate.word {
-                    body(candidate.code, 0)
-                    i += candidate.length
-                    matched = true
-                    break
-                }
+            let first = Int(word & 0xFF)
+            var s = start[first]
+            let end = start[first &+ 1]
+            while s < end {
+                let length = lengths[s]
+                let mask = length == 8 ? UInt64.max : (UInt64(1) &<< UInt64(8 &* length)) &- 1
+                if length <= n &- i, word & mask == words[s] { break }
+                s &+= 1
             }
-            if !matched {
-                body(nil, label[i])
-                i += 1
+            if s < end {
+                body(codes[s], 0)
+                i &+= lengths[s]
+            } else {
+                body(nil, UInt8(truncatingIfNeeded: first))
+                i &+= 1
             }
         }
     }
@@ -51,9 +77,9 @@ struct LabelCoder {
     /// Up to 8 bytes from `at`, little-endian; missing bytes past the end are zero.
     @inline(__always)
     static func word(_ bytes: UnsafeRawBufferPointer, at: Int) -> UInt64 {
-        if bytes.count - at >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        if bytes.count &- at >= 8 { return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
         var word: UInt64 = 0
-        for j in 0..<(bytes.count - at) { word |= UInt64(bytes[at + j]) << UInt64(8 * j) }
+        for j in 0..<(bytes.count &- at) { word |= UInt64(bytes[at &+ j]) &<< UInt64(8 &* j) }
         return word
     }
 }
