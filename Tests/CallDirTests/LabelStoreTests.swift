@@ -122,4 +122,18 @@ struct LabelStoreTests {
         let verify = #expect(throws: CallDirError.self) { try CallDirIndex(path: path, verify: true) }
         #expect(verify?.message.contains("stream-labels") == true, "\(String(describing: verify))")
     }
+
+    @Test("the label rule's 8-bytes-at-a-time ASCII check agrees with a byte-by-byte one")
+    func asciiRule() {
+        var rng = SeededGenerator(seed: 12)
+        let edges: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x41, 0x7E, 0x7F]
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 1...40, using: &rng)
+            var bytes = (0..<count).map { _ in Bool.random(using: &rng) ? edges.randomElement(using: &rng)! : UInt8.random(in: 0x20...0x7E, using: &rng) }
+            bytes[0] = 0x41  // not blank
+            let control = bytes.contains { $0 < 0x20 || $0 == 0x7F }
+            let problem = bytes.withUnsafeBytes { LabelRule.problem($0) }
+            #expect(problem == (control ? .labelControlCharacter : nil), "\(bytes)")
+        }
+    }
 }
