@@ -15,19 +15,26 @@ final class LabelCollector {
     /// This collector's limit: `sharedLimit`, or 0 to keep every entry's label in the stream
     /// store (a delta's added entries).
     private let limit: Int
-    static let candidateSlots = 1 << 18
+    /// Label fingerprints remembered (32 bits each: 512 KiB, so the table stays in a core's
+    /// L2 cache; every new label probes it once).
+    static let candidateSlots = 1 << 17
     /// The symbol table is trained on the first labels of the stream store.
     static let sampleLabels = 1 << 15
     static let sampleBytes = 1 << 20
 
     let shared = LabelTable()
-    @exclusivity(unchecked) private var candidates = [UInt64](repeating: 0, count: candidateSlots)
+    @exclusivity(unchecked) private var candidates = [UInt32](repeating: 0, count: candidateSlots)
     private let temporaryFolder: String
     private var spillFolder: SpillFolder?
+    /// Stream labels after the sample, coded into store blocks as they arrive.
     private var spill: RunWriter?
+    private var stream: LabelStoreWriter?
     private(set) var streamCount = 0
+    /// The first stream labels, raw: the symbol table's training sample (`sampleLabels`, or
+    /// up to the first label that would take it past `sampleBytes`).
     private(set) var sample: [UInt8] = []
     private(set) var sampleEnds: [Int] = []
+    private var coder: LabelCoder?
 
     init(temporaryFolder: String, sharedLimit: Int = LabelCollector.sharedLimit) {
         self.temporaryFolder = temporaryFolder
@@ -42,7 +49,7 @@ final class LabelCollector {
         let hash = LabelTable.hash(label)
         if let id = shared.knownID(label, hash: hash) { return id }
         let slot = Int(truncatingIfNeeded: hash) & (Self.candidateSlots - 1)
-        let mark = hash | 1  // 0 marks an empty slot
+        let mark = UInt32(truncatingIfNeeded: hash >> 32) | 1  // 0 marks an empty slot
         if candidates[slot] == mark, shared.count < limit { return shared.intern(label, hash: hash) }
         candidates[slot] = mark
         return try appendToStream(label)
@@ -56,50 +63,78 @@ final class LabelCollector {
         guard streamCount < LabelRef.maxStreamLabels else {
             throw CallDirError(.limitExceeded, "more than \(LabelRef.maxStreamLabels) distinct-label entries; split the list")
         }
-        if spill == nil {
-            let folder = try SpillFolder(parent: temporaryFolder)
-            spillFolder = folder
-            spill = try RunWriter(path: folder.newFile())
-        }
-        try spill!.append(number: 0, origin: 0, label: label)
-        if sampleEnds.count < Self.sampleLabels, sample.count + label.count <= Self.sampleBytes {
+        streamCount += 1
+        if coder == nil, sampleEnds.count < Self.sampleLabels, sample.count + label.count <= Self.sampleBytes {
             sample.append(contentsOf: label)
             sampleEnds.append(sample.count)
+            return LabelRef.stream(streamCount - 1)
         }
-        streamCount += 1
+        if coder == nil { try startCoding(trainingOn: sample, ends: sampleEnds) }
+        try stream!.append(label)
         return LabelRef.stream(streamCount - 1)
+    }
+
+    /// Builds the symbol table and codes the sample, the stream's first labels, into the spill.
+    private func startCoding(trainingOn sample: [UInt8], ends: [Int]) throws {
+        let coder = LabelCoder(SymbolTableBuilder.build(sample: sample, ends: ends))
+        self.coder = coder
+        var writer = LabelStoreWriter(coder: coder) { [unowned self] in try self.spillFile().appendRaw($0) }
+        try self.sample.withUnsafeBytes { all in
+            var start = 0
+            for end in sampleEnds {
+                try writer.append(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+        stream = writer
+    }
+
+    /// The spill file of coded stream blocks, created when the first block is full (lists
+    /// without stream labels never touch the temporary folder).
+    private func spillFile() throws -> RunWriter {
+        if let spill { return spill }
+        let folder = try SpillFolder(parent: temporaryFolder)
+        spillFolder = folder
+        let spill = try RunWriter(path: folder.newFile())
+        self.spill = spill
+        return spill
     }
 
     /// Writes the label-symbols, shared-labels and stream-labels sections, then removes the
     /// spill file. Returns the shared and stream label counts.
     func writeSections(to writer: IndexWriter) throws -> (shared: Int, stream: Int) {
         defer { spillFolder?.removeAll() }
-        var sample = self.sample
-        var ends = sampleEnds
-        for id in 0..<shared.count where ends.count < Self.sampleLabels {  // few stream labels: train on shared ones too
-            shared.withLabel(id) { label in
-                guard sample.count + label.count <= Self.sampleBytes else { return }
-                sample.append(contentsOf: label)
-                ends.append(sample.count)
+        if coder == nil {  // the stream ended inside the sample: train on shared labels too
+            var sample = self.sample
+            var ends = sampleEnds
+            for id in 0..<shared.count where ends.count < Self.sampleLabels {
+                shared.withLabel(id) { label in
+                    guard sample.count + label.count <= Self.sampleBytes else { return }
+                    sample.append(contentsOf: label)
+                    ends.append(sample.count)
+                }
             }
+            try startCoding(trainingOn: sample, ends: ends)
         }
-        let coder = LabelCoder(SymbolTableBuilder.build(sample: sample, ends: ends))
+        guard let coder, var stream else { preconditionFailure("LabelCollector: coding did not start") }
         try writer.beginSection(.labelSymbols)
         try writer.write(coder.symbols.encoded())
         try writer.endSection()
 
-        var store = try LabelStoreWriter(writer: writer, kind: .sharedLabels, count: shared.count, coder: coder)
+        var blocks: [UInt8] = []
+        var store = LabelStoreWriter(coder: coder) { blocks.append(contentsOf: $0) }
         for id in 0..<shared.count { try shared.withLabel(id) { try store.append($0) } }
-        try store.finish()
+        try store.finishBlocks()
+        try blocks.withUnsafeBytes { try store.writeSection(.sharedLabels, blocks: $0, to: writer) }
 
-        store = try LabelStoreWriter(writer: writer, kind: .streamLabels, count: streamCount, coder: coder)
-        if let spill, let folder = spillFolder {
+        try stream.finishBlocks()
+        if let spill {
             try spill.finish()
-            let reader = try RunReader(path: spill.path, bufferSize: 1 << 20)
-            while try reader.next() { try store.append(reader.label ?? UnsafeRawBufferPointer(start: nil, count: 0)) }
-            folder.remove(spill.path)
+            let coded = try MappedFile(path: spill.path)
+            try stream.writeSection(.streamLabels, blocks: coded.bytes, to: writer)
+        } else {
+            try stream.writeSection(.streamLabels, blocks: UnsafeRawBufferPointer(start: nil, count: 0), to: writer)
         }
-        try store.finish()
         return (shared.count, streamCount)
     }
 }

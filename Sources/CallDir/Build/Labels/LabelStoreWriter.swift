@@ -1,27 +1,24 @@
 import CallDirReader
 
-/// Writes one label store section (`LabelStoreLayout`) in one pass: the header, the coded
-/// labels in blocks of 64, then the directory, kept in memory until then (8 bytes per block).
+/// Codes labels into the blocks of a label store (`LabelStoreLayout`), 64 to a block, handing
+/// each finished block to `sink` and keeping the directory (8 bytes per block) in memory;
+/// `writeSection` then writes the header, the blocks and the directory as one section. The
+/// blocks may go to memory (shared labels) or to a spill file (stream labels, coded as they
+/// arrive), so a store is written in one pass either way.
 struct LabelStoreWriter {
-    private let writer: IndexWriter
     private let coder: LabelCoder
-    private let expected: Int
-    private var appended = 0
+    private let sink: (UnsafeRawBufferPointer) throws -> Void
+    private(set) var count = 0
     private var block: [UInt8] = []
     private var codes: [UInt8] = []
-    private var directory: [UInt8] = []
-    private var offset = LabelStoreLayout.headerSize  // of the block being filled
+    /// Per finished block: offset from the first block, CRC.
+    private(set) var directory: [(offset: Int, crc: UInt32)] = []
+    /// Bytes of the blocks handed to `sink`.
+    private(set) var length = 0
 
-    init(writer: IndexWriter, kind: SectionKind, count: Int, coder: LabelCoder) throws {
-        self.writer = writer
+    init(coder: LabelCoder, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.coder = coder
-        expected = count
-        try writer.beginSection(kind)
-        var header: [UInt8] = []
-        header.appendLE(UInt64(count))
-        header.appendLE(UInt32(LabelStoreLayout.labelsPerBlock))
-        header.appendLE(UInt32(0))
-        try writer.write(header)
+        self.sink = sink
     }
 
     mutating func append(_ label: UnsafeRawBufferPointer) throws {
@@ -29,27 +26,42 @@ struct LabelStoreWriter {
         coder.encode(label, into: &codes)
         LabelStoreLayout.appendLength(codes.count, to: &block)
         block.append(contentsOf: codes)
-        appended += 1
-        if appended % LabelStoreLayout.labelsPerBlock == 0 { try flush() }
+        count += 1
+        if count % LabelStoreLayout.labelsPerBlock == 0 { try flush() }
     }
 
-    mutating func finish() throws {
-        precondition(appended == expected, "LabelStoreWriter: \(appended) labels appended, \(expected) announced")
-        try flush()
-        try writer.write(directory)
-        try writer.endSection()
-    }
+    /// Hands the last, partial block to the sink.
+    mutating func finishBlocks() throws { try flush() }
 
     private mutating func flush() throws {
         guard !block.isEmpty else { return }
-        guard offset <= Int(UInt32.max) - block.count else {
+        directory.append((length, Checksum.crc32(block)))
+        try block.withUnsafeBytes { try sink($0) }
+        length += block.count
+        block.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the store as section `kind`: header, `blocks` (what the sink received), directory.
+    func writeSection(_ kind: SectionKind, blocks: UnsafeRawBufferPointer, to writer: IndexWriter) throws {
+        precondition(blocks.count == length, "LabelStoreWriter: \(blocks.count) block bytes, \(length) written")
+        guard LabelStoreLayout.headerSize + length <= Int(UInt32.max) else {
             throw CallDirError(.limitExceeded, "a label store would exceed 4 GiB, the format's limit; split the list",
                                path: writer.destination)
         }
-        directory.appendLE(UInt32(offset))
-        directory.appendLE(Checksum.crc32(block))
-        try writer.write(block)
-        offset += block.count
-        block.removeAll(keepingCapacity: true)
+        var header: [UInt8] = []
+        header.appendLE(UInt64(count))
+        header.appendLE(UInt32(LabelStoreLayout.labelsPerBlock))
+        header.appendLE(UInt32(0))
+        var table: [UInt8] = []
+        table.reserveCapacity(directory.count * LabelStoreLayout.directoryEntrySize)
+        for entry in directory {
+            table.appendLE(UInt32(LabelStoreLayout.headerSize + entry.offset))
+            table.appendLE(entry.crc)
+        }
+        try writer.beginSection(kind)
+        try writer.write(header)
+        try writer.write(blocks)
+        try writer.write(table)
+        try writer.endSection()
     }
 }
