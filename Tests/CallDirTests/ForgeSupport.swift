@@ -76,10 +76,10 @@ public struct Forger {
     }
 
     /// Label blocks of a label store (kind 10 or 11): the directory is the store's last
-    /// ceil(count / 64) * 8 bytes; offsets are from the section's start.
+    /// ceil(count / 32) * 8 bytes; offsets are from the section's start.
     func labelBlocks(_ kind: UInt64) -> [(start: Int, end: Int, crcAt: Int)] {
         guard let store = section(kind), let count = read(store.offset, 8) else { return [] }
-        let blockCount = Int(min(count, 1 << 20) + 63) / 64
+        let blockCount = Int(min(count, 1 << 20) + 31) / 32
         let directory = store.offset + store.length - 8 * blockCount
         guard directory >= store.offset + 16 else { return [] }
         return (0..<blockCount).compactMap { b in

@@ -113,12 +113,12 @@ struct LabelStoreTests {
         try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
         let store = try #require(Forger(bytes: fileBytes(path)).labelBlocks(11).last)
         var bytes = fileBytes(path)
-        bytes[store.start + 5] ^= 0x20  // inside the last stream block: labels 448...499
+        bytes[store.start + 5] ^= 0x20  // inside the last stream block: labels 480...499
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let index = try CallDirIndex(path: path)  // opening does not read label blocks
         #expect(try index.lookup(rows[10].0).label == rows[10].1)
-        let error = #expect(throws: CallDirError.self) { try index.lookup(rows[470].0) }
-        #expect(error?.message.contains("stream-labels: label block 7 fails its checksum") == true, "\(String(describing: error))")
+        let error = #expect(throws: CallDirError.self) { try index.lookup(rows[490].0) }
+        #expect(error?.message.contains("stream-labels: label block 15 fails its checksum") == true, "\(String(describing: error))")
         let verify = #expect(throws: CallDirError.self) { try CallDirIndex(path: path, verify: true) }
         #expect(verify?.message.contains("stream-labels") == true, "\(String(describing: verify))")
     }

@@ -1,6 +1,6 @@
 import CallDirReader
 
-/// Codes labels into the blocks of a label store (`LabelStoreLayout`), 64 to a block, handing
+/// Codes labels into the blocks of a label store (`LabelStoreLayout`), 32 to a block, handing
 /// each finished block to `sink` and keeping the directory (8 bytes per block) in memory;
 /// `writeSection` then writes the header, the blocks and the directory as one section. The
 /// blocks may go to memory (shared labels) or to a spill file (stream labels, coded as they
