@@ -1,3 +1,5 @@
+import CKernels
+
 /// Reads one label store section in place (layout: `LabelStoreLayout`). Opening reads only
 /// the 16-byte header and checks the directory's size, so it costs the same whatever the
 /// number of labels. A label block's CRC is checked the first time a label in it is read
@@ -55,6 +57,24 @@ package struct LabelStoreReader {
         return bytes
     }
 
+    /// Starts loading the directory entry of label `i`'s block (batch lookups).
+    @inline(__always)
+    package func prefetchDirectoryEntry(ofLabel i: Int) {
+        guard i < count, let base = section.baseAddress else { return }
+        calldir_prefetch(base + directoryOffset + (i / LabelStoreLayout.labelsPerBlock) * LabelStoreLayout.directoryEntrySize)
+    }
+
+    /// Starts loading the bytes of label `i`'s block (its directory entry read, bounds checked).
+    @inline(__always)
+    package func prefetchBlock(ofLabel i: Int) {
+        guard i < count, let (bytes, _) = blockBytes(i / LabelStoreLayout.labelsPerBlock), let base = bytes.baseAddress else { return }
+        var line = 0
+        while line < bytes.count {
+            calldir_prefetch(base + line)
+            line &+= 64
+        }
+    }
+
     /// The coded bytes of label `i` (< count).
     package func codes(_ i: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
         let block = try checkedBlock(i / LabelStoreLayout.labelsPerBlock, check: check, path: path)
@@ -104,6 +124,14 @@ package struct LabelReader {
 
     /// Shared labels (range records and shared refs must stay below this).
     package var sharedCount: Int { shared.count }
+
+    package func prefetchDirectoryEntry(of ref: UInt32) {
+        (LabelRef.isStream(ref) ? stream : shared).prefetchDirectoryEntry(ofLabel: Int(ref & ~LabelRef.streamFlag))
+    }
+
+    package func prefetchBlock(of ref: UInt32) {
+        (LabelRef.isStream(ref) ? stream : shared).prefetchBlock(ofLabel: Int(ref & ~LabelRef.streamFlag))
+    }
 
     /// The text of `ref`; throws when it is out of bounds or its block is damaged.
     package func label(_ ref: UInt32, check: Bool, path: String) throws -> String {

@@ -87,9 +87,12 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
             let group = UnsafeBufferPointer(rebasing: numbers[start..<min(start + Self.groupSize, numbers.count)])
             var results = group.map { LookupResult(number: $0) }
             try blocked.find(group: group, checkBlock: check, path: path) { i, id in classifyBlocked(&results[i], id: id) }
-            try identified.find(group: group, checkBlock: check, path: path) { i, id in
-                try classifyIdentified(&results[i], id: id)
-            }
+            var refs = [UInt32?](repeating: nil, count: group.count)
+            try identified.find(group: group, checkBlock: check, path: path) { i, id in refs[i] = id }
+            // The label blocks' cache lines load for the whole group at once, as numbers do.
+            for case let ref? in refs { labels.prefetchDirectoryEntry(of: ref) }
+            for case let ref? in refs { labels.prefetchBlock(of: ref) }
+            for i in results.indices { try classifyIdentified(&results[i], id: refs[i]) }
             for result in results { try body(result) }
             start += group.count
         }
