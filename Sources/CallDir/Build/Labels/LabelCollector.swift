@@ -131,7 +131,7 @@ final class LabelCollector {
         if let spill {
             try spill.finish()
             let coded = try MappedFile(path: spill.path)
-            try stream.writeSection(.streamLabels, blocks: coded.bytes, to: writer)
+            try stream.writeSection(.streamLabels, blocks: coded.bytes, releasing: coded, to: writer)
         } else {
             try stream.writeSection(.streamLabels, blocks: UnsafeRawBufferPointer(start: nil, count: 0), to: writer)
         }

@@ -42,7 +42,10 @@ struct LabelStoreWriter {
     }
 
     /// Writes the store as section `kind`: header, `blocks` (what the sink received), directory.
-    func writeSection(_ kind: SectionKind, blocks: UnsafeRawBufferPointer, to writer: IndexWriter) throws {
+    /// Blocks mapped from a spill file (`releasing`) are copied 4 MiB at a time and their pages
+    /// dropped behind the copy, so a large store does not stay resident.
+    func writeSection(_ kind: SectionKind, blocks: UnsafeRawBufferPointer, releasing spill: MappedFile? = nil,
+                      to writer: IndexWriter) throws {
         precondition(blocks.count == length, "LabelStoreWriter: \(blocks.count) block bytes, \(length) written")
         guard LabelStoreLayout.headerSize + length <= Int(UInt32.max) else {
             throw CallDirError(.limitExceeded, "a label store would exceed 4 GiB, the format's limit; split the list",
@@ -60,7 +63,14 @@ struct LabelStoreWriter {
         }
         try writer.beginSection(kind)
         try writer.write(header)
-        try writer.write(blocks)
+        let chunk = 4 << 20
+        var at = 0
+        while at < blocks.count {
+            let end = min(at + chunk, blocks.count)
+            try writer.write(UnsafeRawBufferPointer(rebasing: blocks[at..<end]))
+            spill?.release(0..<end)
+            at = end
+        }
         try writer.write(table)
         try writer.endSection()
     }
