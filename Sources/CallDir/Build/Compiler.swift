@@ -91,10 +91,9 @@ public final class Compiler {
         summary.deviceEntries = metadata.deviceEntries
         try checkDeviceBudget()
         metadata.buildTime = options.buildTime
-        metadata = try rangeLabels.withAllLabels { labelOf in
-            try finisher.writeTables(metadata, blockSegments: blockSegments,
-                                     identifySegments: identifySegments.map { ($0.0, labelOf(Int($0.1))) })
-        }
+        let rangeLabelIDs = identifySegments.map { segment in rangeLabels.withLabel(Int(segment.1)) { labels.sharedID(forRange: $0) } }
+        metadata = try finisher.writeTables(metadata, blockSegments: blockSegments,
+                                            identifySegments: Array(zip(identifySegments.map(\.0), rangeLabelIDs)))
         summary.take(metadata)
         let (size, crc) = try writer.finish()
         summary.fileBytes = size

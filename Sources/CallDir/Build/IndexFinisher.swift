@@ -41,19 +41,19 @@ struct IndexFinisher {
         return m
     }
 
-    /// Writes the label sections, ranges and metadata (label counts filled in here). Range
-    /// labels become shared labels in range order, after every entry's label: the same entries
-    /// and ranges give the same bytes whatever the order of the input rows.
+    /// Writes the label sections, ranges and metadata (label counts filled in here).
+    /// `identifySegments` carry the shared ids the caller got from `labels.sharedID(forRange:)`
+    /// in range order, after every entry's label: the same entries and ranges give the same
+    /// bytes whatever the order of the input rows.
     func writeTables(_ metadata: IndexMetadata, blockSegments: [NumberRange],
-                     identifySegments: [(range: NumberRange, label: UnsafeRawBufferPointer)]) throws -> IndexMetadata {
+                     identifySegments: [(NumberRange, UInt32)]) throws -> IndexMetadata {
         var metadata = metadata
-        let rangeLabelIDs = identifySegments.map { labels.sharedID(forRange: $0.label) }
         let (shared, stream) = try labels.writeSections(to: writer)
         metadata.labels = shared + stream
         metadata.sharedLabels = shared
         metadata.streamLabels = stream
         try Self.writeRanges(blockSegments, kind: .blockedRanges, to: writer)
-        try Self.writeRanges(zip(identifySegments, rangeLabelIDs).map { ($0.0.range, $0.1) }, kind: .identifiedRanges, to: writer)
+        try Self.writeRanges(identifySegments, kind: .identifiedRanges, to: writer)
         try writer.beginSection(.metadata)
         try writer.write(metadata.encoded())
         try writer.endSection()

@@ -8,14 +8,7 @@ struct DeltaVerifier {
     let delta: DeltaFile
 
     func verifyAll() throws {
-        let bytes = delta.file.bytes
-        for entry in delta.sections.inFileOrder { try SectionTable.checkCRC(entry, bytes: bytes, path: delta.path) }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - IndexFormat.trailerSize)])
-        let actual = Checksum.crc32(body)
-        guard actual == delta.checksum else {
-            throw CallDirError(.corruptIndex, "trailer: whole-file checksum mismatch (expected \(hex(delta.checksum)), "
-                               + "got \(hex(actual)))", path: delta.path)
-        }
+        try SectionTable.checkAllCRCs(delta.sections, bytes: delta.file.bytes, checksum: delta.checksum, path: delta.path)
         for set in [delta.removedBlocked, delta.addedBlocked, delta.removedIdentified] {
             var cursor = delta.cursor(set)
             while try cursor.next() != nil {}

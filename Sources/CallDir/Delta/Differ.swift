@@ -76,10 +76,7 @@ public enum Differ {
                                 Set(newIdentified.map { "\($0.range.first)-\($0.range.last) \($0.label)" }))
         let removedIdentified = oldIdentified.filter { !newSet.contains("\($0.range.first)-\($0.range.last) \($0.label)") }
         let addedIdentified = newIdentified.filter { !oldSet.contains("\($0.range.first)-\($0.range.last) \($0.label)") }
-        let addedIDs = addedIdentified.map { r in
-            var text = r.label
-            return text.withUTF8 { labels.sharedID(forRange: UnsafeRawBufferPointer($0)) }
-        }
+        let addedIDs = addedIdentified.map { labels.sharedID(forRange: $0.label) }
         _ = try labels.writeSections(to: writer)
         try IndexFinisher.writeRanges(removedBlocked, kind: .removedBlockedRanges, to: writer)
         try IndexFinisher.writeRanges(addedBlocked, kind: .addedBlockedRanges, to: writer)

@@ -32,11 +32,9 @@ public enum Patcher {
                                                  identifySegments: identifySegments.map(\.range))
             metadata.buildTime = delta.newMetadata.buildTime
             metadata.generator = delta.newMetadata.generator
-            let texts = identifySegments.map { Array($0.label.utf8) }
-            metadata = try withBuffers(texts) { buffers in
-                try finisher.writeTables(metadata, blockSegments: blockSegments,
-                                         identifySegments: zip(identifySegments, buffers).map { ($0.0.range, $0.1) })
-            }
+            let rangeLabelIDs = identifySegments.map { labels.sharedID(forRange: $0.label) }
+            metadata = try finisher.writeTables(metadata, blockSegments: blockSegments,
+                                                identifySegments: Array(zip(identifySegments.map(\.range), rangeLabelIDs)))
             let (size, crc) = try writer.finish()
             guard crc == delta.newChecksum, size == delta.newSize else {
                 throw CallDirError(.deltaMismatch, "patching gave an index with checksum \(hex(crc)) (\(size) bytes), the delta "
@@ -128,18 +126,5 @@ public enum Patcher {
             throw CallDirError(.deltaMismatch, "the delta adds a range that overlaps another", path: path)
         }
         return ranges
-    }
-
-    /// Calls `body` with raw views of `texts`, valid inside `body`.
-    private static func withBuffers<R>(_ texts: [[UInt8]], _ body: ([UnsafeRawBufferPointer]) throws -> R) rethrows -> R {
-        let joined = texts.flatMap { $0 }
-        return try joined.withUnsafeBytes { all in
-            var start = 0
-            let views = texts.map { text -> UnsafeRawBufferPointer in
-                defer { start += text.count }
-                return UnsafeRawBufferPointer(rebasing: all[start..<(start + text.count)])
-            }
-            return try body(views)
-        }
     }
 }

@@ -193,6 +193,18 @@ package enum SectionTable {
         return sections
     }
 
+    /// Every section's CRC, then the trailer's whole-file CRC (`verify` of an index or a delta).
+    package static func checkAllCRCs(_ sections: SectionMap, bytes: UnsafeRawBufferPointer, checksum: UInt32,
+                                     path: String) throws {
+        for entry in sections.inFileOrder { try checkCRC(entry, bytes: bytes, path: path) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - IndexFormat.trailerSize)])
+        let actual = Checksum.crc32(body)
+        guard actual == checksum else {
+            throw CallDirError(.corruptIndex, "trailer: whole-file checksum mismatch (expected \(hex(checksum)), got \(hex(actual)))",
+                               path: path)
+        }
+    }
+
     package static func checkCRC(_ entry: SectionEntry, bytes: UnsafeRawBufferPointer, path: String) throws {
         let body = UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.length)])
         let actual = Checksum.crc32(body)

@@ -5,15 +5,7 @@ struct IndexVerifier {
     let index: CallDirIndex
 
     func verifyAll() throws {
-        let bytes = index.file.bytes
-        for entry in index.sections.inFileOrder {
-            try SectionTable.checkCRC(entry, bytes: bytes, path: index.path)
-        }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - IndexFormat.trailerSize)])
-        let actual = Checksum.crc32(body)
-        guard actual == index.checksum else {
-            throw damage("trailer", "whole-file checksum mismatch (expected \(hex(index.checksum)), got \(hex(actual)))")
-        }
+        try SectionTable.checkAllCRCs(index.sections, bytes: index.file.bytes, checksum: index.checksum, path: index.path)
         try verifyNumbers(index.blocked, withLabels: false)
         try verifyNumbers(index.identified, withLabels: true)
         try verifyLabels()

@@ -133,17 +133,18 @@ extension CallDirIndex {
 
     /// Identification ranges and their labels; throws when a label block is damaged.
     public func checkedIdentifiedRanges() throws -> [(range: NumberRange, label: String)] {
-        try (0..<identifiedRanges.count).map {
-            let r = identifiedRanges.range($0)
-            return (NumberRange(first: r.first, last: r.last), try label(r.label))
-        }
+        try rangesWithLabels { try label($0) }
     }
 
     /// `checkedIdentifiedRanges()`, with "" for a label that cannot be read (for display).
     public var identifiedRangeList: [(range: NumberRange, label: String)] {
-        (0..<identifiedRanges.count).map {
+        rangesWithLabels { (try? label($0)) ?? "" }
+    }
+
+    private func rangesWithLabels(_ text: (UInt32) throws -> String) rethrows -> [(range: NumberRange, label: String)] {
+        try (0..<identifiedRanges.count).map {
             let r = identifiedRanges.range($0)
-            return (NumberRange(first: r.first, last: r.last), (try? label(r.label)) ?? "")
+            return (NumberRange(first: r.first, last: r.last), try text(r.label))
         }
     }
 }

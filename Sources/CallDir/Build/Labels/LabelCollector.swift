@@ -59,6 +59,8 @@ final class LabelCollector {
     /// rows are held in memory anyway).
     func sharedID(forRange label: UnsafeRawBufferPointer) -> UInt32 { shared.intern(label) }
 
+    func sharedID(forRange label: String) -> UInt32 { shared.intern(label) }
+
     private func appendToStream(_ label: UnsafeRawBufferPointer) throws -> UInt32 {
         guard streamCount < LabelRef.maxStreamLabels else {
             throw CallDirError(.limitExceeded, "more than \(LabelRef.maxStreamLabels) distinct-label entries; split the list")

@@ -63,13 +63,6 @@ final class LabelTable {
         try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[starts[id]..<starts[id + 1]])) }
     }
 
-    /// Calls `body` with a function giving the bytes of any label by id, valid inside `body`.
-    func withAllLabels<R>(_ body: ((Int) -> UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBytes { all in
-            try body { id in UnsafeRawBufferPointer(rebasing: all[starts[id]..<starts[id + 1]]) }
-        }
-    }
-
     private func place(_ id: UInt32, hash: UInt64) {
         var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
         while slots[slot].id != 0 { slot = (slot + 1) & (slots.count - 1) }
