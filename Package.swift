@@ -86,13 +86,16 @@ let package = Package(
                 .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
             ]
         ),
-        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir"]),
-        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirReader", "CSQLite", "CZlib"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader"], exclude: ["Fixtures"]),
+        // What every test target shares (a scratch folder, a seeded generator).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir", "TestSupport"]),
+        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirReader", "CSQLite", "CZlib", "TestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CallDirServerTests",
             dependencies: [
-                "CallDir", "CallDirReader", "CallDirServer",
+                "CallDir", "CallDirReader", "CallDirServer", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

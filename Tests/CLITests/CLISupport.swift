@@ -1,4 +1,5 @@
 import Foundation
+@_exported import TestSupport
 
 /// Runs the built `calldir` binary as a child process, as a user or a script would.
 struct CLI {
@@ -38,21 +39,6 @@ struct CLI {
         return Result(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
                       stderr: String(decoding: stderrData, as: UTF8.self))
     }
-}
-
-struct Scratch {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "calldir-cli-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    func file(_ name: String) -> String { path + "/" + name }
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
-        return file(name)
-    }
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// Runs `bash -c shell`; returns the exit status and stderr.

@@ -5,7 +5,7 @@ import Testing
 struct CompileLookupCLITests {
     @Test("compile then lookup through the default index path, with grep-like exit codes")
     func defaultIndexFlow() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let env = ["CALLDIR_INDEX": scratch.file("default.calldir")]
         let block = scratch.write("blocked.txt", "14085555555\n18005555555\n")
@@ -29,7 +29,7 @@ struct CompileLookupCLITests {
 
     @Test("stdin lookups answer every line in order")
     func stdinLookups() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("i.calldir")
         let block = scratch.write("b.txt", (0..<1000).map { "\(14_085_550_000 + $0 * 3)\n" }.joined())
@@ -46,7 +46,7 @@ struct CompileLookupCLITests {
 
     @Test("stdin lookups: CRLF, blank lines, formatted numbers, labels, errors in order, last line without newline")
     func stdinMixed() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("i.calldir")
         let block = scratch.write("b.txt", "12015550100\n12015550102\n3316200####\n")
@@ -77,7 +77,7 @@ struct CompileLookupCLITests {
 
     @Test("a list out of order fails with file:line and exit 1, leaving no index")
     func invalidList() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let block = scratch.write("blocked.txt", "18005555555\n14085555555\n")
         let result = try CLI.run(["compile", "--block", block, "-o", scratch.file("i.calldir")])
@@ -88,7 +88,7 @@ struct CompileLookupCLITests {
 
     @Test("missing or damaged index: lookup exits 2 with a message, verify exits 1 naming the section")
     func damagedIndex() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let missing = try CLI.run(["lookup", "--index", scratch.file("none.calldir"), "18005555555"])
         #expect(missing.status == 2)
@@ -110,7 +110,7 @@ struct CompileLookupCLITests {
 
     @Test("inspect --json reports counts and the format version")
     func inspect() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("i.calldir")
         let block = scratch.write("b.txt", "14085555555\n18005555555\n1900555####\n")

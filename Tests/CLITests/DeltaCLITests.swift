@@ -7,7 +7,7 @@ import Testing
 struct DeltaCLITests {
     @Test("diff, inspect, verify and patch a delta; a delta for another index exits 1 and writes nothing")
     func roundTrip() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let oldList = scratch.write("old.txt", "14085550000\n14085550001\n1900555####\n")
         let newList = scratch.write("new.txt", "14085550001\n14085550002\n1900555####\n1800222####\n")

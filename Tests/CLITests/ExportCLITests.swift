@@ -5,7 +5,7 @@ import Testing
 @Suite("Export CLI")
 struct ExportCLITests {
     /// An index of data/-like lists: 2 blocked numbers and a pattern, 2 labelled numbers.
-    static func index(_ scratch: Scratch) throws -> String {
+    static func index(_ scratch: TempFolder) throws -> String {
         let block = scratch.write("b.txt", "14085555555\n18005555555\n1900555####\n")
         let identify = scratch.write("i.csv", "number,label\n14085555555,Spam risk\n18885550100,\"Dentist, Dr. Smith\"\n")
         let index = scratch.file("i.calldir")
@@ -15,7 +15,7 @@ struct ExportCLITests {
 
     @Test("text to stdout, csv to a file, then compile --list of the saracroche export gives the same index")
     func exportAndRecompile() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try Self.index(scratch)
         let text = try CLI.run(["export", "--index", index, "--format", "text", "--kind", "block"])
@@ -34,7 +34,7 @@ struct ExportCLITests {
 
     @Test("a failing stdout is an error (exit 2), not a silently short export")
     func stdoutFailure() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try Self.index(scratch)
         let process = Process()
@@ -51,7 +51,7 @@ struct ExportCLITests {
 
     @Test("usage problems exit 64, a budget refusal exits 2 and writes nothing")
     func failures() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try Self.index(scratch)
         let both = try CLI.run(["export", "--index", index, "--format", "text"])

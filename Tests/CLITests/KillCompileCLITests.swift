@@ -8,7 +8,7 @@ import Testing
 struct KillCompileCLITests {
     @Test("a compile removes the temporaries of dead owners, in the output folder and under --tmpdir, and nothing else")
     func staleTemporariesRemoved() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let out = scratch.file("out"), tmp = scratch.file("tmp")
         let fm = FileManager.default
@@ -41,7 +41,7 @@ struct KillCompileCLITests {
 
     @Test("50 compiles killed with -9 at random points: the index is always the old or the new one, leftovers never pile up")
     func killNine() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let tmp = scratch.file("tmp")
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)

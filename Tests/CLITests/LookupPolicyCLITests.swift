@@ -6,7 +6,7 @@ import Testing
 @Suite("Lookup policy")
 struct LookupPolicyCLITests {
     /// An index blocking +12015550100 and the impossible NANP number 12010000000.
-    func index(_ scratch: Scratch) throws -> String {
+    func index(_ scratch: TempFolder) throws -> String {
         let index = scratch.file("i.calldir")
         let block = scratch.write("b.txt", "12010000000\n12015550100\n")
         let compiled = try CLI.run(["compile", "-q", "--no-nanp-check", "--block", block, "-o", index])
@@ -16,7 +16,7 @@ struct LookupPolicyCLITests {
 
     @Test("--anonymous and --invalid decide the answer; the fast path and the full parser agree")
     func policy() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try index(scratch)
         let allowed = try CLI.run(["lookup", "--index", index, "anonymous", "911"])
@@ -41,7 +41,7 @@ struct LookupPolicyCLITests {
 
     @Test("--no-nanp-check lists and finds numbers CallKit takes that are not possible NANP numbers")
     func anyNANP() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try index(scratch)
         let lenient = try CLI.run(["lookup", "--no-nanp-check", "--index", index, "12010000000"])
@@ -56,7 +56,7 @@ struct LookupPolicyCLITests {
 
     @Test("a bad --country is a usage error (64) for lookup, compile and serve", arguments: ["0", "1000", "-3"])
     func badCountry(code: String) throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try index(scratch)
         #expect(try CLI.run(["lookup", "--index", index, "--country", code, "12015550100"]).status == 64)
@@ -75,7 +75,7 @@ struct LookupPolicyCLITests {
 
     @Test("stdout that cannot be written (a file-size limit) exits 2 with a message, not 0 with a short file")
     func stdoutWriteFailure() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try index(scratch)
         let numbers = scratch.write("n.txt", String(repeating: "12015550100\n", count: 100_000))

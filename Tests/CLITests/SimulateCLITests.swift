@@ -14,7 +14,7 @@ struct SimulateCLITests {
 
     @Test("loads an index request by request: text and JSON agree with the index, exit 0")
     func smallIndex() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("s.calldir")
         let block = scratch.write("b.txt", "33162000005\n33162000000-33162000009\n33162000050\n")
@@ -40,7 +40,7 @@ struct SimulateCLITests {
 
     @Test("a request size above CallKit's cap: the device would fail with error 5, exit 1")
     func overTheCap() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("big.calldir")
         let block = scratch.write("b.txt", "33100000000-33102099999\n")
@@ -68,7 +68,7 @@ struct SimulateCLITests {
     @Test("French operator ranges: 14,951,000 numbers need 8 requests at CallKit's cap",
           .enabled(if: SimulateCLITests.frenchRanges != nil, "../shared/realdata is not present: skipped"))
     func frenchRangesAtTheCap() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("fr.calldir")
         let compiled = try CLI.run(["compile", "-q", "--skip-invalid", "--block", Self.frenchRanges!, "-o", index])
@@ -85,7 +85,7 @@ struct SimulateCLITests {
 
     @Test("--from OLD: loads OLD, then updates to the index; removals and additions per kind, text and JSON")
     func update() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let old = scratch.file("old.calldir")
         let new = scratch.file("new.calldir")

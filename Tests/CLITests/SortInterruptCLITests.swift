@@ -5,7 +5,7 @@ import Testing
 struct SortInterruptCLITests {
     @Test("Ctrl-C during a spilling sort removes every temporary file and publishes nothing")
     func interruptCleansUp() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let tmpdir = scratch.file("tmp")
         try FileManager.default.createDirectory(atPath: tmpdir, withIntermediateDirectories: true)
@@ -43,7 +43,7 @@ struct SortInterruptCLITests {
 
     @Test("vCard contacts feed identification by default, labelled with FN or ORG")
     func vcardIdentify() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let cards = scratch.write("contacts.vcf", """
         BEGIN:VCARD\r

@@ -7,7 +7,7 @@ import Testing
 struct WriteFailureCLITests {
     @Test("a write that fails mid-index leaves the old index intact and no temporary file")
     func diskFullDuringCompile() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("i.calldir")
         let small = scratch.write("small.txt", "14085555555\n")
@@ -24,7 +24,7 @@ struct WriteFailureCLITests {
 
     @Test("a rejects list that cannot be written fails the compile before the index is published")
     func rejectsWriteFails() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("i.calldir")
         let first = scratch.write("first.txt", "14085555555\n")
@@ -58,7 +58,7 @@ struct WriteFailureCLITests {
 
     @Test("a refused list (exit 1) still publishes its rejects list, never the index")
     func refusedListPublishesRejects() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = scratch.file("i.calldir")
         #expect(try CLI.run(["compile", "-q", "--block", scratch.write("a.txt", "14085555555\n"), "-o", index]).status == 0)
@@ -75,7 +75,7 @@ struct WriteFailureCLITests {
 
     @Test("an output folder that does not exist is a clear I/O error")
     func missingFolder() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let list = scratch.write("b.txt", "14085555555\n")
         let result = try CLI.run(["compile", "--block", list, "-o", scratch.file("no/such/dir/i.calldir")])

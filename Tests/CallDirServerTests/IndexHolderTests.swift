@@ -6,7 +6,7 @@ import Testing
 
 @Suite("IndexHolder: load, swap, refuse, at most two mapped")
 struct IndexHolderTests {
-    let scratch = Scratch()
+    let scratch = TempFolder()
     let metrics = Metrics()
 
     func indexes() throws -> (a: String, b: String, served: String) {

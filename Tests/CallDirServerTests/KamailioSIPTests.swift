@@ -13,7 +13,7 @@ struct KamailioSIPTests {
     @Test("blocked callers get 603, identified ones reach the callee with their label, the rest ring; fail open",
           .enabled(if: SIPTools.missing == nil, "\(SIPTools.missing ?? "")"), .timeLimit(.minutes(1)))
     func calls() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try scratch.compile("sip.calldir", block: ["18005555555"], identify: ["18775555555,Telemarketer"])
         let serve = try Daemon(ServeProcessTests.binary, ["serve", "--index", index, "--port", "0", "--anonymous", "block"],

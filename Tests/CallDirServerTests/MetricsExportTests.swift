@@ -28,7 +28,7 @@ struct MetricsExportTests {
 
     @Test("a served page: same families and types, counts equal the requests made over a socket")
     func servedPage() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch, buildTime: 1_700_000_000))
         defer { server.stopAndWait() }
@@ -73,7 +73,7 @@ struct MetricsExportTests {
 
     @Test("after a reload the page names only the new index; with none served, no index series")
     func infoFollowsReloads() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let metrics = Metrics()
         let a = try scratch.compile("a.calldir", block: ["18005555555"])

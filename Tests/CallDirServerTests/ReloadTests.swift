@@ -14,7 +14,7 @@ struct ReloadTests {
 
     @Test("40 swaps between A and B, one damaged file, one missing file: zero failures, no mixed batches")
     func reloadUnderLoad() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         // A blocks every number; B labels every number. Any batch answered partly by each
         // would mix "block" and "identify".

@@ -9,7 +9,7 @@ import Testing
 /// Routing without sockets: the router is a function from (method, URI, body) to a response.
 @Suite("Router")
 struct RouterTests {
-    let scratch = Scratch()
+    let scratch = TempFolder()
     let holder: IndexHolder
     let metrics = Metrics()
     let router: Router

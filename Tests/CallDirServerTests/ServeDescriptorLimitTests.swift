@@ -9,7 +9,7 @@ import Testing
 struct ServeDescriptorLimitTests {
     @Test("EMFILE on accept backs off instead of spinning, and /healthz answers once clients leave")
     func acceptBackoff() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try scratch.compile("i.calldir", block: ["18005555555"])
         let log = scratch.file("serve.log")

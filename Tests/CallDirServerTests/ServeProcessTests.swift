@@ -19,7 +19,7 @@ struct ServeProcessTests {
 
     @Test("start on port 0, pick up a renamed file, refuse a damaged one, reload on SIGHUP, exit 0 on SIGTERM")
     func lifecycle() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let a = try scratch.compile("a.calldir", block: ["18005555555"])
         let b = try scratch.compile("b.calldir", identify: ["18005555555,B"])
@@ -75,7 +75,7 @@ struct ServeProcessTests {
 
     @Test("a SIGTERM sent the moment /healthz first answers 200 stops the daemon (signals are trapped before it is ready)")
     func sigtermAtReady() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try scratch.compile("a.calldir", block: ["18005555555"])
         for attempt in 0..<8 {
@@ -102,7 +102,7 @@ struct ServeProcessTests {
 
     @Test("without --index, calldir serve execs the daemon on the default index ($CALLDIR_INDEX)")
     func defaultIndex() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try scratch.compile("default.calldir", block: ["18005555555"])
         let process = Process()

@@ -18,7 +18,7 @@ struct ServeSoakTests {
 
     @Test("1,000 idle connections, slow headers, malformed requests and 100 SIGHUPs in a second: no valid lookup fails")
     func soak() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         var rng = SystemRandomNumberGenerator()
         let numbers = (0..<50_000).map { _ in  // valid NANP: area code and exchange 200-999

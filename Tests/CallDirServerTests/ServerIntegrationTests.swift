@@ -18,7 +18,7 @@ struct ServerIntegrationTests {
 
     @Test("a configured responder answers instead of the router, through the same pipeline")
     func responder() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch)) { $0.responder = Fixed() }
         defer { server.stopAndWait() }
@@ -31,7 +31,7 @@ struct ServerIntegrationTests {
 
     @Test("every route and status through one keep-alive connection")
     func routes() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch))
         defer { server.stopAndWait() }
@@ -82,7 +82,7 @@ struct ServerIntegrationTests {
 
     @Test("a body over the limit is a 413 and the connection closes, by Content-Length or while streaming")
     func oversizeBodies() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch)) { $0.limits.maxBodyBytes = 1000 }
         defer { server.stopAndWait() }
@@ -105,7 +105,7 @@ struct ServerIntegrationTests {
 
     @Test("Expect: 100-continue is answered at once, so a client does not wait before sending its batch")
     func expectContinue() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch))
         defer { server.stopAndWait() }
@@ -123,7 +123,7 @@ struct ServerIntegrationTests {
 
     @Test("malformed requests and oversize headers get 400/431 and a close; the server keeps serving")
     func hostileClients() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch))
         defer { server.stopAndWait() }
@@ -147,7 +147,7 @@ struct ServerIntegrationTests {
 
     @Test("a client that trickles its request, or goes quiet, is disconnected")
     func slowClients() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch)) {
             $0.limits.requestTimeoutNanoseconds = 200_000_000
@@ -170,7 +170,7 @@ struct ServerIntegrationTests {
 
     @Test("a client that asks Expect: 100-continue and never sends its body is closed at the request timeout")
     func expectContinueThenSilence() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch)) {
             $0.limits.requestTimeoutNanoseconds = 300_000_000
@@ -190,7 +190,7 @@ struct ServerIntegrationTests {
 
     @Test("a port already in use is a clear error, not a crash")
     func portInUse() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try sampleIndex(scratch)
         let first = try startServer(index: index)
@@ -205,7 +205,7 @@ struct ServerIntegrationTests {
 
     @Test("stop: a request in flight is answered, idle connections close, new ones are refused")
     func gracefulStop() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch))
         let port = server.port
@@ -234,7 +234,7 @@ struct ServerIntegrationTests {
     // lands this only checks that a configured country leaves international numbers alone.
     @Test("a server with a default country still answers international numbers")
     func country() throws {
-        let scratch = Scratch()
+        let scratch = TempFolder()
         defer { scratch.remove() }
         let server = try startServer(index: try sampleIndex(scratch)) { $0.country = 1 }
         defer { server.stopAndWait() }

@@ -7,27 +7,9 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 import CallDirReader
+@_exported import TestSupport
 
-/// A fresh folder under /tmp, removed by `remove()`.
-struct Scratch {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/calldir-serve-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: made!)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
-        return file(name)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
+extension TempFolder {
     /// Compiles an index from blocking lines and `number,label` lines.
     @discardableResult
     func compile(_ name: String, block: [String] = [], identify: [String] = [], buildTime: Int64 = 0) throws -> String {
@@ -53,7 +35,7 @@ struct Scratch {
 
 /// The sample index most tests use: exact blocks, a blocked wildcard range, labels, one number
 /// both blocked and labelled.
-func sampleIndex(_ scratch: Scratch, buildTime: Int64 = 0) throws -> String {
+func sampleIndex(_ scratch: TempFolder, buildTime: Int64 = 0) throws -> String {
     try scratch.compile(
         "sample.calldir",
         block: ["14085555555", "16465550123", "18005555555", "1900555####"],

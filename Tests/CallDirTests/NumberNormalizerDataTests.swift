@@ -10,7 +10,7 @@ struct NumberNormalizerDataTests {
         let international = try NumberNormalizer()
         let northAmerica = try NumberNormalizer(country: 1)
         let swiss = try NumberNormalizer(country: 41)
-        var random = SplitMix64(state: 2024)
+        var random = SeededGenerator(seed: 2024)
         for _ in 0..<5_000 {
             let area = Int.random(in: 200...999, using: &random)
             let exchange = Int.random(in: 200...999, using: &random)
@@ -45,7 +45,7 @@ struct NumberNormalizerDataTests {
     @Test(arguments: [nil, 1, 39, 41] as [Int?])
     func fastPathAgreesWithScanner(country: Int?) throws {
         let normalizer = try NumberNormalizer(country: country)
-        var random = SplitMix64(state: 7 + UInt64(country ?? 0))
+        var random = SeededGenerator(seed: 7 + UInt64(country ?? 0))
         for _ in 0..<20_000 {
             let length = Int.random(in: 1...20, using: &random)
             let digits = String((0..<length).map { _ in "0123456789".randomElement(using: &random)! })
@@ -84,7 +84,7 @@ struct NumberNormalizerDataTests {
     func arbitraryBytesAreSafe(country: Int?) throws {
         let normalizer = try NumberNormalizer(country: country)
         let alphabet: [UInt8] = Array("0123456789000111#+-. ()/\t\r\nxtel:".utf8) + [0xC2, 0xA0, 0xFF, 0x00, 0x80]
-        var random = SplitMix64(state: UInt64(country ?? 0))
+        var random = SeededGenerator(seed: UInt64(country ?? 0))
         var bytes = [UInt8]()
         for _ in 0..<50_000 {
             bytes.removeAll(keepingCapacity: true)
@@ -205,18 +205,6 @@ extension NumberNormalizerDataTests {
                 start = newline + 1
             }
             return count
-        }
-    }
-
-    /// A small deterministic generator (SplitMix64) so failures can be replayed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

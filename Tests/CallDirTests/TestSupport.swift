@@ -1,41 +1,7 @@
 import Foundation
+@_exported import TestSupport
 import Testing
 @testable import CallDir
-
-/// A fresh folder under /tmp, removed by `remove()`.
-struct TempFolder {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/calldir-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: made!)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        let p = file(name)
-        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
-        return p
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// Repeatable random numbers for property tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Runs a compile, collecting diagnostics.
 @discardableResult

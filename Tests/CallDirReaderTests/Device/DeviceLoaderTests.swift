@@ -25,7 +25,7 @@ struct DeviceLoaderTests {
 
     @Test("one merged ascending stream per kind: ranges expanded, exact numbers once, exact labels win")
     func mergedStream() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let index = try compileIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
         let simulator = CallKitSimulator()
@@ -39,7 +39,7 @@ struct DeviceLoaderTests {
     @Test("any request size gives the same store, each request within its size, kinds counted together",
           arguments: [1, 2, 7, 17, 18, 19, 100, 119, 120])
     func requestSizes(size: Int) throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let index = try compileIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
         let simulator = CallKitSimulator(cap: size)  // a request over the size would fail with error 5
@@ -53,7 +53,7 @@ struct DeviceLoaderTests {
 
     @Test("a checkpoint of another index, no checkpoint, or isIncremental false: a complete request from the start")
     func startsOver() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let index = try compileIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
         let other = try compileIndex(folder, "b.calldir", block: ["33162000000-33162000049"])
@@ -80,7 +80,7 @@ struct DeviceLoaderTests {
 
     @Test("resuming is a seek: a checkpoint in the middle of a block continues with the next number")
     func resumeMidBlock() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let numbers = (0..<2_000).map { 33_100_000_000 + Int64($0) * 7 }
         let index = try compileIndex(folder, "a.calldir", block: numbers.map(String.init) + ["33100005000-33100005009"])
@@ -108,7 +108,7 @@ struct DeviceLoaderTests {
 
     @Test("a damaged numbers block fails the load with an error naming it, never a wrong entry")
     func damagedBlock() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let numbers = (0..<3_000).map { String(33_100_000_000 + Int64($0) * 11) }
         let path = try compileIndex(folder, "a.calldir", block: numbers).path
@@ -127,7 +127,7 @@ struct DeviceLoaderTests {
 
     @Test("request size below 1 is a usage error")
     func badRequestSize() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let index = try compileIndex(folder, "a.calldir", block: ["33162000000"])
         #expect(throws: CallDirError.self) { try DeviceLoader(index: index, requestSize: 0) }

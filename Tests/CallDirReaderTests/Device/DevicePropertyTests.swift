@@ -19,7 +19,7 @@ struct DevicePropertyTests {
         var expected = DeviceState()
     }
 
-    static func randomCase(_ rng: inout DeviceRNG) -> Case {
+    static func randomCase(_ rng: inout SeededGenerator) -> Case {
         var c = Case()
         let span = Int64.random(in: 200...4_000, using: &rng)
         func number() -> Int64 { base + Int64.random(in: 0..<span, using: &rng) }
@@ -61,8 +61,8 @@ struct DevicePropertyTests {
 
     @Test("random indexes, request sizes and request outcomes: the device ends with exactly the index", arguments: 0..<24)
     func randomLoads(seed: UInt64) throws {
-        var rng = DeviceRNG(seed: 0xCA11 &+ seed &* 7_919)
-        let folder = DeviceTempFolder()
+        var rng = SeededGenerator(seed: 0xCA11 &+ seed &* 7_919)
+        let folder = TempFolder()
         defer { folder.remove() }
         let cases = [Self.randomCase(&rng), Self.randomCase(&rng)]
         let indexes = try cases.enumerated().map { try compileIndex(folder, "\($0.offset).calldir", block: $0.element.block, identify: $0.element.identify) }

@@ -1,45 +1,11 @@
 import CallDir
 import CallDirReader
 import Foundation
-
-/// A fresh folder under /tmp, removed by `remove()`.
-struct DeviceTempFolder {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/calldir-device-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: made!)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ name: String, _ lines: [String]) -> String {
-        let p = file(name)
-        _ = FileManager.default.createFile(atPath: p, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
-        return p
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// Repeatable random numbers (splitmix64).
-struct DeviceRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+@_exported import TestSupport
 
 /// Compiles text lists (one number, `FIRST-LAST` range or `#` pattern per line; identification
 /// lines `NUMBER,LABEL`) into `folder/name` and opens the result.
-func compileIndex(_ folder: DeviceTempFolder, _ name: String, block: [String] = [], identify: [String] = []) throws -> CallDirIndex {
+func compileIndex(_ folder: TempFolder, _ name: String, block: [String] = [], identify: [String] = []) throws -> CallDirIndex {
     var options = CompileOptions(output: folder.file(name))
     if !block.isEmpty { options.blockSources = [.file(folder.write(name + "-b.txt", block))] }
     if !identify.isEmpty { options.identifySources = [.file(folder.write(name + "-i.csv", identify))] }

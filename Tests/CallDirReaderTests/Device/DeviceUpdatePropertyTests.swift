@@ -25,7 +25,7 @@ struct DeviceUpdatePropertyTests {
         }
     }
 
-    static func randomRanges(_ rng: inout DeviceRNG, span: Int64) -> [ClosedRange<Int64>] {
+    static func randomRanges(_ rng: inout SeededGenerator, span: Int64) -> [ClosedRange<Int64>] {
         var ranges: [ClosedRange<Int64>] = []
         var at = base + Int64.random(in: 0...50, using: &rng)
         for _ in 0..<Int.random(in: 0...6, using: &rng) {
@@ -37,10 +37,10 @@ struct DeviceUpdatePropertyTests {
         return ranges
     }
 
-    static func randomSpec(_ rng: inout DeviceRNG, span: Int64) -> Spec {
+    static func randomSpec(_ rng: inout SeededGenerator, span: Int64) -> Spec {
         var spec = Spec()
         guard Int.random(in: 0..<8, using: &rng) != 0 else { return spec }  // sometimes empty
-        let number = { (rng: inout DeviceRNG) in base + Int64.random(in: 0..<span, using: &rng) }
+        let number = { (rng: inout SeededGenerator) in base + Int64.random(in: 0..<span, using: &rng) }
         if Int.random(in: 0..<6, using: &rng) != 0 {
             spec.blockRanges = randomRanges(&rng, span: span)
             for _ in 0..<Int.random(in: 0...150, using: &rng) { spec.blockExact.insert(number(&rng)) }
@@ -55,7 +55,7 @@ struct DeviceUpdatePropertyTests {
     }
 
     /// One range's fate: kept, grown, shrunk, split, vanished or merged with the next one.
-    static func mutate(_ ranges: [ClosedRange<Int64>], _ rng: inout DeviceRNG) -> [ClosedRange<Int64>] {
+    static func mutate(_ ranges: [ClosedRange<Int64>], _ rng: inout SeededGenerator) -> [ClosedRange<Int64>] {
         var out: [ClosedRange<Int64>] = []
         var i = 0
         while i < ranges.count {
@@ -78,7 +78,7 @@ struct DeviceUpdatePropertyTests {
         return out
     }
 
-    static func mutate(_ old: Spec, _ rng: inout DeviceRNG, span: Int64) -> Spec {
+    static func mutate(_ old: Spec, _ rng: inout SeededGenerator, span: Int64) -> Spec {
         var new = old
         new.blockRanges = mutate(old.blockRanges, &rng)
         let labelsByRange = old.identifyRanges.map { $0.label }
@@ -107,7 +107,7 @@ struct DeviceUpdatePropertyTests {
         return new
     }
 
-    static func compile(_ folder: DeviceTempFolder, _ name: String, _ spec: Spec) throws -> CallDirIndex {
+    static func compile(_ folder: TempFolder, _ name: String, _ spec: Spec) throws -> CallDirIndex {
         try compileIndex(folder, name, block: spec.blockLines, identify: spec.identifyLines)
     }
 
@@ -119,8 +119,8 @@ struct DeviceUpdatePropertyTests {
 
     @Test("random OLD/NEW pairs, request sizes and failures: the device ends with exactly NEW", arguments: 0..<40)
     func randomUpdates(seed: UInt64) throws {
-        var rng = DeviceRNG(seed: 0x0DE1_7A &+ seed &* 104_729)
-        let folder = DeviceTempFolder()
+        var rng = SeededGenerator(seed: 0x0DE1_7A &+ seed &* 104_729)
+        let folder = TempFolder()
         defer { folder.remove() }
         let span = Int64.random(in: 300...3_000, using: &rng)
         let oldSpec = Self.randomSpec(&rng, span: span)

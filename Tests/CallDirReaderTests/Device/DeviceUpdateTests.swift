@@ -20,7 +20,7 @@ struct DeviceUpdateTests {
 
     @Test("a 1,000,000-number range shrunk by 10 is 10 removals; a relabelled range is a removal and an addition per number")
     func minimalRanges() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100999999", "33200000000"],
                                    identify: ["33300000000-33300000004,Old", "33300000010-33300099999,Same"])
@@ -46,7 +46,7 @@ struct DeviceUpdateTests {
 
     @Test("the cap counts removals and additions; an update resumes across requests in phase order")
     func cap() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let old = try compileIndex(folder, "old.calldir", block: (0..<40).map { String(33_100_000_000 + $0 * 3) },
                                    identify: (0..<30).map { "\(33_100_000_000 + $0 * 5),A" })
@@ -73,7 +73,7 @@ struct DeviceUpdateTests {
 
     @Test("a failure mid-update wipes the store; the next request is a complete load of NEW")
     func failureMidUpdate() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100000099"])
         let new = try compileIndex(folder, "new.calldir", block: ["33100000050-33100000149"], identify: ["33100000000,X"])
@@ -94,7 +94,7 @@ struct DeviceUpdateTests {
 
     @Test("no update without a finished load of OLD read as incremental: complete loads of NEW instead")
     func fallbacks() throws {
-        let folder = DeviceTempFolder()
+        let folder = TempFolder()
         defer { folder.remove() }
         let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100000099"])
         let new = try compileIndex(folder, "new.calldir", block: ["33100000000-33100000089"])

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Helpers every test target shares: a scratch folder and a seeded generator.
+
+/// A fresh folder under /tmp (`mkdtemp`), removed by `remove()`.
+public struct TempFolder: Sendable {
+    public let path: String
+
+    public init() {
+        var template = Array("/tmp/calldir-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = String(cString: made!)
+    }
+
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `text` to `name` in the folder; returns the path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) -> String {
+        let p = file(name)
+        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        return p
+    }
+
+    /// Writes `lines`, each ended by a newline.
+    @discardableResult
+    public func write(_ name: String, _ lines: [String]) -> String { write(name, lines.joined(separator: "\n") + "\n") }
+
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Repeatable random numbers for property tests (SplitMix64), so failures can be replayed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
