@@ -19,11 +19,12 @@ struct InspectCommand: ParsableCommand {
         let path = file ?? DefaultIndex.path
         var out = StdoutBuffer()
         do {
-            if DeltaFile.looksLikeDelta(path: path) {
-                let delta = try DeltaFile(path: path)
+            let file = try MappedFile(path: path)  // mapped once, read as whichever kind it is
+            if DeltaFile.looksLikeDelta(file) {
+                let delta = try DeltaFile(file: file)
                 out.write((json ? delta.infoJSON.rendered() : delta.infoText) + "\n")
             } else {
-                let index = try CallDirIndex(path: path)
+                let index = try CallDirIndex(file: file)
                 out.write((json ? index.infoJSON.rendered() : index.infoText) + "\n")
             }
         } catch { throw Terminal.fail(error) }
@@ -51,13 +52,14 @@ struct VerifyCommand: ParsableCommand {
         let path = file ?? DefaultIndex.path
         do {
             let summary: String, checksum: String
-            if DeltaFile.looksLikeDelta(path: path) {
-                let delta = try DeltaFile(path: path, verify: true)
+            let file = try MappedFile(path: path)
+            if DeltaFile.looksLikeDelta(file) {
+                let delta = try DeltaFile(file: file, verify: true)
                 checksum = hex(delta.checksum)
                 summary = "ok: \(path): delta of \(delta.summary.changedEntries) entries and \(delta.removedRangeCount + delta.addedRangeCount) "
                     + "ranges from \(hex(delta.oldChecksum)) to \(hex(delta.newChecksum)), checksum \(checksum)"
             } else {
-                let index = try CallDirIndex(path: path, verify: true)
+                let index = try CallDirIndex(file: file, verify: true)
                 checksum = index.checksumText
                 summary = "ok: \(path): \(index.blockedCount + index.identifiedCount) entries, checksum \(checksum)"
             }

@@ -34,9 +34,8 @@ public final class DeltaFile {
     let isVerified: Bool
 
     /// True when the file starts with a delta's magic (for `inspect` and `verify`).
-    public static func looksLikeDelta(path: String) -> Bool {
-        guard let file = try? MappedFile(path: path) else { return false }
-        return file.bytes.count >= 8 && file.bytes.prefix(8).elementsEqual(magic)
+    public static func looksLikeDelta(_ file: MappedFile) -> Bool {
+        file.bytes.count >= 8 && file.bytes.prefix(8).elementsEqual(magic)
     }
 
     public convenience init(path: String, verify: Bool = false) throws {
