@@ -17,6 +17,8 @@ public struct Forger {
         isDelta ? [(34, 35), (36, 37), (38, 39), (40, 41)] : [(2, 3), (4, 5)]
     }
     var identifiedNumbers: UInt64 { isDelta ? 40 : 4 }
+    /// Directory kinds and their page tables (format 2.1; deltas have none).
+    var pageTables: [(directory: UInt64, pages: UInt64)] { isDelta ? [] : [(3, 12), (5, 13)] }
     var rangeSections: [(kind: UInt64, stride: Int)] {
         isDelta ? [(44, 16), (45, 16), (46, 16), (47, 24)] : [(7, 16), (8, 24)]
     }
@@ -98,6 +100,7 @@ public struct Forger {
         for block in blocks where block.start <= block.end && block.end <= bytes.count {
             write(block.crcAt, 4, UInt64(Self.crc(bytes[block.start..<block.end])))
         }
+        for (directory, pages) in pageTables { resealPages(directory: directory, pages: pages) }
         for s in sections { write(s.entry + 24, 4, UInt64(Self.crc(bytes[s.offset..<(s.offset + s.length)]))) }
         if let count = read(12, 4), let table = read(24, 8), count <= 1024,
            table <= UInt64(bytes.count), 32 * count <= UInt64(bytes.count) - table {
@@ -105,6 +108,17 @@ public struct Forger {
         }
         if bytes.count >= 64 { write(60, 4, UInt64(Self.crc(bytes[0..<60]))) }
         if bytes.count >= 80 { write(bytes.count - 16, 4, UInt64(Self.crc(bytes[0..<(bytes.count - 16)]))) }
+    }
+
+    /// Page p's CRC covers directory entries 64p ..< 64p + 64 (after the block CRCs in them).
+    mutating func resealPages(directory: UInt64, pages: UInt64) {
+        guard let dir = section(directory), let table = section(pages), dir.length >= 16 else { return }
+        let entries = (dir.length - 16) / 16
+        for p in 0..<max(0, (table.length - 16) / 16) where 64 * p < entries {
+            let start = dir.offset + 16 + 16 * 64 * p
+            let end = dir.offset + 16 + 16 * min(entries, 64 * p + 64)
+            write(table.offset + 16 + 16 * p + 12, 4, UInt64(Self.crc(bytes[start..<end])))
+        }
     }
 
     /// Every field of the header, section table, directories, block headers, labels, ranges
@@ -126,6 +140,16 @@ public struct Forger {
             for b in 0..<((dir.length - 16) / 16) {
                 fields += [Field(name: "\(name) first number \(b)", offset: dir.offset + 16 + 16 * b, width: 8),
                            Field(name: "\(name) block offset \(b)", offset: dir.offset + 24 + 16 * b, width: 4)]
+            }
+        }
+        for (_, kind) in pageTables {
+            guard let table = section(kind) else { continue }
+            fields += [Field(name: "pages \(kind) count", offset: table.offset, width: 8),
+                       Field(name: "pages \(kind) block size", offset: table.offset + 8, width: 4),
+                       Field(name: "pages \(kind) page size", offset: table.offset + 12, width: 4)]
+            for p in 0..<((table.length - 16) / 16) {
+                fields += [Field(name: "pages \(kind) first number \(p)", offset: table.offset + 16 + 16 * p, width: 8),
+                           Field(name: "pages \(kind) block offset \(p)", offset: table.offset + 24 + 16 * p, width: 4)]
             }
         }
         for (numbers, directory) in numberSets {

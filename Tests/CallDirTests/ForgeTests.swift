@@ -101,8 +101,11 @@ struct ForgeTests {
             exercise(path, probes: probes)
             for verify in [false, true] {
                 do {
-                    _ = try CallDirIndex(path: path, verify: verify)
-                    Issue.record("\(message): the forged file opened")
+                    // Directory pages are checked when first used: without verify, the walk
+                    // through every block is what reaches the forged entry.
+                    let index = try CallDirIndex(path: path, verify: verify)
+                    try index.forEachBlockedNumber { _ in }
+                    Issue.record("\(message): the forged file was read")
                 } catch let error as CallDirError {
                     #expect(error.code == .corruptIndex)
                     #expect(error.message.contains(message), "\(error.message)")

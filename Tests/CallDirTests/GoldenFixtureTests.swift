@@ -25,14 +25,18 @@ struct GoldenFixtureTests {
         let path = Self.fixtures.appendingPathComponent("tiny.calldir").path
         let bytes = fileBytes(path)
         #expect(Array(bytes[0..<8]) == [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x49, 0x52, 0x1A])
-        #expect(Array(bytes[8..<10]) == [0x02, 0x00])  // format 2.0
+        #expect(Array(bytes[8..<12]) == [0x02, 0x00, 0x01, 0x00])  // format 2.1
         #expect(Array(bytes[0x40..<0x4A]) == [0x1C, 0x00, 0x01, 0x00, 0x00, 0x00, 0x48, 0x54, 0xDE, 0x09])
         // Identified block: L 28, W 0, two stream entries from stream label 0; the map 0b011.
         #expect(Array(bytes[0x80..<0x88]) == [0x1C, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00])
         #expect(bytes[0x90] == 0x03)
+        // The blocked directory's page table: its header, 64 per page, one page of entry 0.
+        #expect(Array(bytes[0x100..<0x110]) == Array(bytes[0xC0..<0xCC]) + [0x40, 0x00, 0x00, 0x00])
+        #expect(Array(bytes[0x110..<0x11C]) == Array(bytes[0xD0..<0xDC]))
+        #expect(bytes[0x11C..<0x120].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) } == Checksum.crc32(Array(bytes[0xD0..<0xE0])))
         // Symbols "Spam ris", "Telemark", "eter", "k"; the shared store's one label is codes 0, 3.
-        #expect(Array(bytes[0x140..<0x148]) == [0x04, 0x00, 0x00, 0x00, 0x08, 0x08, 0x04, 0x01])
-        #expect(Array(bytes[0x190..<0x193]) == [0x02, 0x00, 0x03])
+        #expect(Array(bytes[0x1C0..<0x1C8]) == [0x04, 0x00, 0x00, 0x00, 0x08, 0x08, 0x04, 0x01])
+        #expect(Array(bytes[0x210..<0x213]) == [0x02, 0x00, 0x03])
         #expect(Array(bytes[(bytes.count - 8)...]) == Array("CDIRTAIL".utf8))
         let index = try CallDirIndex(path: path, verify: true)
         #expect(try index.lookup(18_775_555_555) == {
@@ -45,5 +49,21 @@ struct GoldenFixtureTests {
         #expect(try index.lookup(18_885_555_555).label == "Spam risk")  // the shared label
         #expect(try index.lookup(18_005_555_556).label == "Spam risk")  // its first use, a stream label
         #expect(try index.lookup(33_162_001_234).blockedRange == NumberRange(first: 33_162_000_000, last: 33_162_009_999))
+    }
+
+    @Test("a format 2.0 file (no directory pages) still reads, its directories checked whole at open")
+    func readsFormat20() throws {
+        let old = try CallDirIndex(path: Self.fixtures.appendingPathComponent("tiny-2.0.calldir").path)
+        let new = try CallDirIndex(path: Self.fixtures.appendingPathComponent("tiny.calldir").path)
+        #expect(old.formatVersion == "2.0" && new.formatVersion == "2.1" && old.sections[.blockedDirectoryPages] == nil)
+        #expect(old.blocked.pages.checked.contains(0) && old.identified.pages.checked.contains(0))  // at open
+        #expect(!new.blocked.pages.checked.contains(0) && !new.identified.pages.checked.contains(0))  // not yet
+        _ = try CallDirIndex(path: old.path, verify: true)
+        var oldNumbers: [Int64] = [], newNumbers: [Int64] = []
+        try old.forEachIdentifiedNumber { n, _ in oldNumbers.append(n) }
+        try new.forEachIdentifiedNumber { n, _ in newNumbers.append(n) }
+        #expect(oldNumbers == newNumbers && oldNumbers.count == 3)
+        let probes: [Int64] = [18_005_555_555, 18_005_555_556, 18_775_555_555, 18_885_555_555, 33_162_001_234, 1, 19_995_555_555]
+        #expect(try old.lookup(probes) == new.lookup(probes))
     }
 }

@@ -44,14 +44,16 @@ size_t calldir_crc32_fold(uint32_t crc, const uint8_t *buf, size_t length, uint8
 /// Portable: ARMv8 CRC instructions where available, else a table.
 uint32_t calldir_crc32_bytes(uint32_t crc, const uint8_t *buf, size_t length);
 
-/// Relaxed atomic load and OR on a 64-bit word, for flags shared by lookup threads (the
-/// reader library avoids Swift's Synchronization module, which would require iOS 18).
+/// Atomic load (acquire) and OR (release) on a 64-bit word, for flags shared by lookup
+/// threads: what a thread wrote before setting a flag (a directory page's summary slots) is
+/// seen by a thread that sees the flag. The reader library avoids Swift's Synchronization
+/// module, which would require iOS 18. On x86-64 both are plain instructions.
 static inline uint64_t calldir_atomic_load_u64(const uint64_t *word) {
-    return __atomic_load_n(word, __ATOMIC_RELAXED);
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
 static inline void calldir_atomic_or_u64(uint64_t *word, uint64_t bits) {
-    __atomic_fetch_or(word, bits, __ATOMIC_RELAXED);
+    __atomic_fetch_or(word, bits, __ATOMIC_RELEASE);
 }
 
 #endif

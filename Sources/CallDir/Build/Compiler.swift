@@ -80,8 +80,8 @@ public final class Compiler {
             throw CallDirError(.invalidList, "\(log.count) problem\(log.count == 1 ? "" : "s") found; no index written",
                                path: options.output)
         }
-        try blocked.writeDirectory(kind: .blockedDirectory)
-        try identified.writeDirectory(kind: .identifiedDirectory)
+        try blocked.writeDirectory(kind: .blockedDirectory, pages: .blockedDirectoryPages)
+        try identified.writeDirectory(kind: .identifiedDirectory, pages: .identifiedDirectoryPages)
         let (blockSegments, cut) = RangeMath.subtract(allow, from: RangeMath.merge(blockRanges.map(\.range)))
         let identifySegments = RangeMath.flatten(identifyRanges)
         summary.allowedRangeNumbersRemoved = cut

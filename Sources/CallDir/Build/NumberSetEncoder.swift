@@ -45,8 +45,10 @@ struct NumberSetEncoder {
         try writer.endSection()
     }
 
-    /// Writes the directory as its own section (after `finish`).
-    func writeDirectory(kind: SectionKind) throws {
+    /// Writes the directory as its own section (after `finish`), then, for an index (not a
+    /// delta), its page table as section `pages`: the directory's header, then per 64 entries
+    /// the page's first number, first offset and the CRC of its entries (FORMAT.md).
+    func writeDirectory(kind: SectionKind, pages: SectionKind?) throws {
         var out: [UInt8] = []
         out.reserveCapacity(IndexFormat.directoryHeaderSize + directory.count * IndexFormat.directoryEntrySize)
         out.appendLE(UInt64(count))
@@ -59,6 +61,21 @@ struct NumberSetEncoder {
         }
         try writer.beginSection(kind)
         try writer.write(out)
+        try writer.endSection()
+        guard let pages else { return }
+        var table: [UInt8] = []
+        table.appendLE(UInt64(count))
+        table.appendLE(UInt32(IndexFormat.blockSize))
+        table.appendLE(UInt32(IndexFormat.directoryPageEntries))
+        let pageBytes = IndexFormat.directoryPageEntries * IndexFormat.directoryEntrySize
+        for start in stride(from: 0, to: directory.count, by: IndexFormat.directoryPageEntries) {
+            let entries = out[(IndexFormat.directoryHeaderSize + start * IndexFormat.directoryEntrySize)...].prefix(pageBytes)
+            table.appendLE(directory[start].first)
+            table.appendLE(directory[start].offset)
+            table.appendLE(entries.withUnsafeBytes { Checksum.crc32($0) })
+        }
+        try writer.beginSection(pages)
+        try writer.write(table)
         try writer.endSection()
     }
 

@@ -60,7 +60,7 @@ public enum Differ {
         var encoder = try NumberSetEncoder(writer: writer, kind: kind, withLabels: withLabels)
         try fill(&encoder)
         try encoder.finish()
-        try encoder.writeDirectory(kind: directory)
+        try encoder.writeDirectory(kind: directory, pages: nil)
         return encoder.count
     }
 

@@ -22,8 +22,8 @@ public enum Patcher {
             var identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
             try merge(old: old, delta: delta, identified: true) { n, label in try identified.append(n, label: labels.ref(for: label!)) }
             try identified.finish()
-            try blocked.writeDirectory(kind: .blockedDirectory)
-            try identified.writeDirectory(kind: .identifiedDirectory)
+            try blocked.writeDirectory(kind: .blockedDirectory, pages: .blockedDirectoryPages)
+            try identified.writeDirectory(kind: .identifiedDirectory, pages: .identifiedDirectoryPages)
             let blockSegments = try patchedRanges(old.blockedRangeList, removed: delta.rangeList(delta.removedBlockedRanges),
                                                   added: delta.rangeList(delta.addedBlockedRanges), path: delta.path)
             let identifySegments = try patchedIdentifiedRanges(old: old, delta: delta)

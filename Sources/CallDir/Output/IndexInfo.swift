@@ -16,7 +16,7 @@ extension CallDirIndex {
         let m = metadata
         return .object([
             ("path", .string(path)),
-            ("formatVersion", .string("\(IndexFormat.majorVersion).\(IndexFormat.minorVersion)")),
+            ("formatVersion", .string(formatVersion)),
             ("bytes", .int(Int64(file.bytes.count))),
             ("checksum", .string(checksumText)),
             ("buildTime", m.buildTime == 0 ? .null : .string(isoDate(m.buildTime))),
@@ -41,7 +41,7 @@ extension CallDirIndex {
         let m = metadata
         var lines = [
             "index            \(path)",
-            "format           \(IndexFormat.majorVersion).\(IndexFormat.minorVersion)",
+            "format           \(formatVersion)",
             "size             \(file.bytes.count) bytes (\(roundedText(bytesPerEntry)) bytes/entry)",
             "checksum         crc32 \(checksumText)",
             "built            " + (m.buildTime == 0 ? "not recorded (reproducible build)" : isoDate(m.buildTime)),
@@ -54,7 +54,7 @@ extension CallDirIndex {
             "sections",
         ]
         for s in sectionLayout {
-            lines.append("  \(s.name.padding(20)) offset \(String(s.offset).padding(10)) \(s.length) bytes")
+            lines.append("  \(s.name.padding(26)) offset \(String(s.offset).padding(10)) \(s.length) bytes")
         }
         return lines.joined(separator: "\n")
     }

@@ -8,7 +8,7 @@ public enum IndexFormat {
 
     /// Readers refuse a different major version; minor versions only add optional sections.
     public static let majorVersion: UInt16 = 2
-    public static let minorVersion: UInt16 = 0
+    public static let minorVersion: UInt16 = 1
 
     package static let headerSize = 64
     package static let sectionEntrySize = 32
@@ -20,6 +20,11 @@ public enum IndexFormat {
     package static let blockSize = 256
     package static let directoryHeaderSize = 16
     package static let directoryEntrySize = 16
+    /// Directory entries per page of a directory-pages section (format 2.1): one page's CRC is
+    /// checked the first time a lookup needs it, so opening does not read the whole directory.
+    package static let directoryPageEntries = 64
+    package static let directoryPageHeaderSize = 16
+    package static let directoryPageSize = 16
     package static let blockRangeSize = 16
     package static let identifyRangeSize = 24
     /// Bytes after the last block, so 8-byte loads inside any block stay inside the section.
@@ -29,8 +34,9 @@ public enum IndexFormat {
     public static let maxLabelBytes = 255
 }
 
-/// Section kinds. Every kind appears exactly once in a version 2 file. Kind 6 (version 1's
-/// labels table) is retired.
+/// Section kinds. The `indexKinds` appear exactly once in a version 2 file; the directory
+/// pages (2.1) at most once, and a reader without them checks the whole directory at open.
+/// Kind 6 (version 1's labels table) is retired.
 package enum SectionKind: UInt32, CaseIterable, Sendable {
     case metadata = 1
     case blockedNumbers = 2
@@ -42,6 +48,8 @@ package enum SectionKind: UInt32, CaseIterable, Sendable {
     case labelSymbols = 9
     case sharedLabels = 10
     case streamLabels = 11
+    case blockedDirectoryPages = 12
+    case identifiedDirectoryPages = 13
     // Delta files (FORMAT.md, "Delta file"); they also hold kinds 9-11 for their labels.
     case deltaMetadata = 33
     case removedBlockedNumbers = 34
@@ -79,6 +87,8 @@ package enum SectionKind: UInt32, CaseIterable, Sendable {
         case .labelSymbols: return "label-symbols"
         case .sharedLabels: return "shared-labels"
         case .streamLabels: return "stream-labels"
+        case .blockedDirectoryPages: return "blocked-directory-pages"
+        case .identifiedDirectoryPages: return "identified-directory-pages"
         case .deltaMetadata: return "delta-metadata"
         case .removedBlockedNumbers: return "removed-blocked-numbers"
         case .removedBlockedDirectory: return "removed-blocked-directory"

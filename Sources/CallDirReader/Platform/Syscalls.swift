@@ -191,6 +191,16 @@ package enum Syscalls {
 
     package static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
+    /// `count` zeroed words from calloc, which hands out fresh pages (zero already, mapped on
+    /// first touch) without writing them: a reader's per-block flags, allocated at open, then
+    /// cost nothing for the pages no lookup touches. Free with `freeZeroed`.
+    package static func allocateZeroed(words count: Int) -> UnsafeMutablePointer<UInt64> {
+        guard let memory = calloc(max(count, 1), MemoryLayout<UInt64>.stride) else { fatalError("out of memory") }
+        return memory.bindMemory(to: UInt64.self, capacity: max(count, 1))
+    }
+
+    package static func freeZeroed(_ words: UnsafeMutablePointer<UInt64>) { free(words) }
+
     // MARK: Processes
 
     package static var processID: Int32 { getpid() }

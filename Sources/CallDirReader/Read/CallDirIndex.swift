@@ -1,7 +1,9 @@
 /// A compiled index, memory-mapped and read in place. Opening checks the header, the section
-/// table and the small sections (directories, labels, ranges, metadata) against their CRCs;
-/// the large numbers sections are checked block by block as lookups touch them, unless the
-/// index was opened with `verify: true`, which checks every byte once (as the daemon does).
+/// table and the small sections (label symbols, ranges, metadata, the directories' page
+/// tables) against their CRCs; directories are checked page by page and the numbers and label
+/// sections block by block as lookups touch them, unless the index was opened with
+/// `verify: true`, which checks every byte once (as the daemon does). Opening therefore costs
+/// about the same whatever the size of the index.
 public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public let path: String
     public let file: MappedFile
@@ -10,6 +12,8 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public let checksum: UInt32
     /// True when every checksum and invariant was verified at open.
     public let isVerified: Bool
+    /// The file's format version, "MAJOR.MINOR" (a 2.0 file reads without directory pages).
+    public let formatVersion: String
     package let sections: SectionMap
     package let blocked: NumberSetReader
     package let identified: NumberSetReader
@@ -27,20 +31,26 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
         self.path = path
         self.file = file
         let header = try FileHeader.decode(bytes, path: path)
+        formatVersion = "\(header.major).\(header.minor)"
         let table = try SectionTable.read(bytes, header: header, path: path)
         sections = table
         checksum = bytes.readLE(UInt32.self, at: bytes.count - IndexFormat.trailerSize)!
         func section(_ kind: SectionKind) -> UnsafeRawBufferPointer { table.bytes(of: kind, in: bytes) }
-        // Small sections are checked whole; the label stores (which grow with the labels) only
-        // by header here, and block by block as labels are read.
-        for kind in [SectionKind.metadata, .blockedDirectory, .identifiedDirectory, .labelSymbols, .blockedRanges,
-                     .identifiedRanges] {
+        // Small sections are checked whole. Directories with a page table (2.1) only page by
+        // page as lookups need them, and the label stores (which grow with the labels) only by
+        // header here and block by block as labels are read.
+        let pageKinds = [SectionKind.blockedDirectoryPages, .identifiedDirectoryPages]
+        let paged = pageKinds.allSatisfy { table[$0] != nil }
+        let directories = paged ? pageKinds : [.blockedDirectory, .identifiedDirectory]
+        for kind in [SectionKind.metadata, .labelSymbols, .blockedRanges, .identifiedRanges] + directories {
             try SectionTable.checkCRC(table[kind]!, bytes: bytes, path: path)
         }
         metadata = try IndexMetadata(decoding: section(.metadata), path: path)
         blocked = try NumberSetReader(data: section(.blockedNumbers), directorySection: section(.blockedDirectory),
+                                      pagesSection: paged ? section(.blockedDirectoryPages) : nil,
                                       name: SectionKind.blockedNumbers.name, identified: false, path: path)
         identified = try NumberSetReader(data: section(.identifiedNumbers), directorySection: section(.identifiedDirectory),
+                                         pagesSection: paged ? section(.identifiedDirectoryPages) : nil,
                                          name: SectionKind.identifiedNumbers.name, identified: true, path: path)
         labels = LabelReader(symbols: try LabelSymbols(section: section(.labelSymbols), path: path),
                              shared: try LabelStoreReader(section(.sharedLabels), name: SectionKind.sharedLabels.name, path: path),

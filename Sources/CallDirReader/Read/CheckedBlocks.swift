@@ -4,19 +4,18 @@ import CKernels
 /// so that an index opened without full verification checks each block once, not at every
 /// lookup: a million stdin lookups spent 40% of their time re-checking the same blocks.
 /// Lookups may run on many threads; a race only means a block is checked twice. The bits are
-/// relaxed C atomics (Swift's `Synchronization` would require iOS 18).
+/// C atomics, acquire and release (Swift's `Synchronization` would require iOS 18).
 package final class CheckedBlocks: @unchecked Sendable {  // the flags are atomics
     private let words: UnsafeMutablePointer<UInt64>
     private let wordCount: Int
 
     init(blockCount: Int) {
         wordCount = (blockCount + 63) / 64
-        words = .allocate(capacity: max(wordCount, 1))
-        words.initialize(repeating: 0, count: max(wordCount, 1))
+        words = Syscalls.allocateZeroed(words: wordCount)  // untouched pages stay unmapped
     }
 
     deinit {
-        words.deallocate()
+        Syscalls.freeZeroed(words)
     }
 
     @inline(__always)

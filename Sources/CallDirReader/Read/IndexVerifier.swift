@@ -6,6 +6,8 @@ struct IndexVerifier {
 
     func verifyAll() throws {
         try SectionTable.checkAllCRCs(index.sections, bytes: index.file.bytes, checksum: index.checksum, path: index.path)
+        try index.blocked.checkAllPages(path: index.path)
+        try index.identified.checkAllPages(path: index.path)
         try verifyNumbers(index.blocked, withLabels: false)
         try verifyNumbers(index.identified, withLabels: true)
         try verifyLabels()

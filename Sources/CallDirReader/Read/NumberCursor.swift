@@ -42,7 +42,7 @@ package struct NumberCursor {
     /// Positions the cursor so that `next()` returns the first number above `number`: a search
     /// of the directory and one block decoded, not a scan.
     package mutating func seek(after number: Int64) throws {
-        guard let b = set.blockIndex(for: number) else {  // below every block: start at the top
+        guard let b = try set.blockIndex(for: number, path: path) else {  // below every block: start at the top
             block = 0
             numbers.removeAll(keepingCapacity: true)
             position = 0

@@ -19,7 +19,7 @@ extension NumberSetReader {
         }
         try withUnsafeTemporaryAllocation(of: Int.self, capacity: numbers.count) { blocks in
             for i in numbers.indices {  // the summary: in cache; then fetch the directory lines
-                let group = summaryIndex(for: numbers[i]) ?? -1
+                let group = try summaryIndex(for: numbers[i], path: path) ?? -1
                 blocks.initializeElement(at: i, to: group)
                 if group >= 0, let base = directory.baseAddress {
                     calldir_prefetch(base + group &* Self.summaryStride &* IndexFormat.directoryEntrySize)
@@ -77,11 +77,13 @@ extension NumberSetReader {
     /// about once instead of twice (directory line, then block).
     @inline(__always)
     func prefetchLikelyBlock(of number: Int64, inGroup group: Int) {
-        guard group + 1 < summary.count, let base = data.baseAddress else { return }
-        let low = summary[group]
-        let span = Double(summary[group + 1] &- low)
-        let start = Int(summaryOffsets[group])
-        let length = Int(summaryOffsets[group + 1]) &- start
+        // The next slot must be in the same (checked) page: slots of unchecked pages are unset.
+        guard (group &+ 1) % DirectoryPages.slotsPerPage != 0, group &+ 1 < pages.summaryCount,
+              let base = data.baseAddress else { return }
+        let low = pages.summaryFirsts[group]
+        let span = Double(pages.summaryFirsts[group &+ 1] &- low)
+        let start = Int(pages.summaryOffsets[group])
+        let length = Int(pages.summaryOffsets[group &+ 1]) &- start
         guard span > 0, length > 0 else { return }
         let fraction = Double(number &- low) / span
         let guess = min(Self.summaryStride &- 1, Int(fraction * Double(Self.summaryStride)))

@@ -1,8 +1,9 @@
 import CKernels
 
 /// Reads one numbers section through its directory, in place: a search of the directory
-/// picks the block, one block is decoded. Checks at open make every offset safe; block CRCs
-/// are checked per lookup unless the whole file was verified.
+/// picks the block, one block is decoded. Directory pages are checked before their entries are
+/// used (`DirectoryPages`: at open without a page table, else when first needed), so every
+/// offset is safe; block CRCs are checked per lookup unless the whole file was verified.
 package struct NumberSetReader {
     package let data: UnsafeRawBufferPointer
     package let directory: UnsafeRawBufferPointer  // entries only, 16 bytes each
@@ -11,21 +12,16 @@ package struct NumberSetReader {
     package let name: String
     /// Identification set: blocks carry label refs (the longer block header).
     package let identified: Bool
-    /// The first numbers of every `summaryStride`-th block, copied at open (while the
-    /// directory is read for its checks anyway): 2 bytes per 256 entries, small enough to
-    /// stay in the CPU caches, where the directory (625 KB at 10 million entries) does not.
-    /// A lookup searches it, then reads one or two lines of the directory, not sixteen.
-    package let summary: [Int64]
-    /// Where block 0, 4, 8... starts in the data: lets a lookup guess its block's bytes and
-    /// start loading them while the directory line that names the block is still on its way.
-    package let summaryOffsets: [UInt32]
-    package static let summaryStride = 4  // a power of two (the loop below shifts by 2)
+    /// The page table, the pages checked so far and the search summary they filled.
+    package let pages: DirectoryPages
+    package static let summaryStride = 4  // divides the page size
     /// Blocks whose CRC matched already (lookups on an index not verified at open).
     package let checked: CheckedBlocks
 
-    /// Checks the directory against the data section; throws on any inconsistency.
-    package init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer, name: String, identified: Bool,
-                 path: String) throws {
+    /// Reads the directory's header and, with `pagesSection` (format 2.1), the page table;
+    /// without one, checks every page now. Throws on any inconsistency.
+    package init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer,
+                 pagesSection: UnsafeRawBufferPointer? = nil, name: String, identified: Bool, path: String) throws {
         func damage(_ message: String) -> CallDirError {
             CallDirError(.corruptIndex, "\(name): \(message)", path: path)
         }
@@ -40,42 +36,19 @@ package struct NumberSetReader {
         }
         guard data.count >= IndexFormat.blockDataPadding else { throw damage("numbers section too short") }
         self.data = data
-        self.directory = UnsafeRawBufferPointer(rebasing: directorySection[IndexFormat.directoryHeaderSize...])
+        directory = UnsafeRawBufferPointer(rebasing: directorySection[IndexFormat.directoryHeaderSize...])
         self.count = Int(count)
         self.blockCount = blockCount
         self.name = name
         self.identified = identified
-        // One pass: offsets and first numbers must increase; every 4th first is summarised.
-        let stride = Self.summaryStride
-        var outOfOrder = -1
-        let directory = self.directory
-        var offsets = [UInt32](repeating: 0, count: (blockCount + stride - 1) / stride)
-        summary = [Int64](unsafeUninitializedCapacity: (blockCount + stride - 1) / stride) { summary, filled in
-            guard blockCount > 0, let entries = directory.baseAddress else { return }
-            var previousOffset: UInt32 = 0
-            var previousFirst = Int64.min
-            for i in 0..<blockCount {
-                let at = entries + i &* IndexFormat.directoryEntrySize
-                let first = Int64(littleEndian: at.loadUnaligned(as: Int64.self))
-                let offset = UInt32(littleEndian: at.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-                // First numbers must be valid CallKit numbers (>= 1): block decoding subtracts
-                // them and would overflow on a negative one.
-                if first < E164.validValues.lowerBound || first > E164.validValues.upperBound
-                    || (i > 0 && (offset <= previousOffset || first <= previousFirst)) { outOfOrder = i; break }
-                if i & (stride &- 1) == 0 {
-                    summary[i &>> 2] = first
-                    offsets[i &>> 2] = offset
-                }
-                previousOffset = offset
-                previousFirst = first
-            }
-            filled = outOfOrder < 0 ? summary.count : 0
-        }
-        if outOfOrder >= 0 { throw damage("directory entry \(outOfOrder) is out of order or out of range") }
-        summaryOffsets = offsets
         checked = CheckedBlocks(blockCount: blockCount)
-        if blockCount > 0, entry(blockCount - 1).offset + EliasFanoBlock.headerBytes(identified: identified) > dataEnd {
-            throw damage("last block starts past the end of the section")
+        let lastBlockLimit = data.count - IndexFormat.blockDataPadding - EliasFanoBlock.headerBytes(identified: identified)
+        if let pagesSection {
+            pages = try DirectoryPages.parse(pagesSection, directoryHeader: directorySection, blockCount: blockCount,
+                                             lastBlockLimit: lastBlockLimit, name: name, path: path)
+        } else {
+            pages = DirectoryPages.derived(from: directory, blockCount: blockCount)
+            try checkAllPages(path: path)
         }
     }
 
@@ -105,19 +78,19 @@ package struct NumberSetReader {
     }
 
     /// Index of the block that would hold `number`, or nil when it is below every entry.
+    /// Throws when the directory page it needs is damaged.
     @inline(__always)
-    package func blockIndex(for number: Int64) -> Int? {
-        guard let group = summaryIndex(for: number) else { return nil }
+    package func blockIndex(for number: Int64, path: String) throws -> Int? {
+        guard let group = try summaryIndex(for: number, path: path) else { return nil }
         return blockIndex(for: number, fromSummary: group)
     }
 
-    /// The last summary entry at or below `number` (nil: below every block).
+    /// The last summary entry at or below `number` (nil: below every block), its page checked.
     @inline(__always)
-    package func summaryIndex(for number: Int64) -> Int? {
-        summary.withUnsafeBufferPointer { firsts in
-            let found = calldir_last_at_most(firsts.baseAddress, firsts.count, number)
-            return found < 0 ? nil : found
-        }
+    package func summaryIndex(for number: Int64, path: String) throws -> Int? {
+        guard let p = pages.page(for: number) else { return nil }
+        try ensurePage(p, path: path)
+        return pages.summarySlot(for: number, inPage: p)
     }
 
     /// The block for `number` among the `summaryStride` blocks from summary entry `group`.
@@ -148,7 +121,7 @@ package struct NumberSetReader {
     /// With `checkBlock`, a block whose CRC does not match throws instead of answering.
     @inline(__always)
     package func find(_ number: Int64, checkBlock: Bool, path: String) throws -> UInt32? {
-        guard let group = summaryIndex(for: number) else { return nil }
+        guard let group = try summaryIndex(for: number, path: path) else { return nil }
         prefetchLikelyBlock(of: number, inGroup: group)
         let b = blockIndex(for: number, fromSummary: group)
         prefetchBlock(b)
@@ -164,6 +137,7 @@ package struct NumberSetReader {
     /// The reader of block `b`; with `checkBlock`, only once its CRC matched.
     @inline(__always)
     package func checkedReader(_ b: Int, checkBlock: Bool, path: String) throws -> EliasFanoBlockReader {
+        try ensurePage(b / DirectoryPages.entriesPerPage, path: path)
         if checkBlock, !checked.contains(b) {
             guard blockIsIntact(b) else {
                 throw CallDirError(.corruptIndex, "\(name): block \(b) fails its checksum; run `calldir verify`",
