@@ -22,6 +22,10 @@ let package = Package(
         .executableTarget(name: "calldir-gen", dependencies: ["ListGenerator"]),
         // `calldir-bulk`: times library lookups of a query file, for the comparison script.
         .executableTarget(name: "calldir-bulk", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        // `calldir-oneshot`: one lookup through the reader alone, statically linked like
+        // `calldir` (oneshot.sh compares the two to show what the CLI adds at start-up).
+        .executableTarget(name: "calldir-oneshot", dependencies: [.product(name: "CallDirReader", package: "calldir")],
+                          linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]),
         // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
         .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         // `calldir-serve-constant`: the daemon's HTTP stack answering a constant (serve-load.sh's baseline).

@@ -80,14 +80,7 @@ struct DirectoryPagesTests {
         let original = fileBytes(path)
         let directory = try #require(Forger(bytes: original).section(3))
         let table = try #require(Forger(bytes: original).section(12))
-        func forged(_ edit: (inout Forger) -> Void) -> String {
-            var forger = Forger(bytes: original)
-            edit(&forger)
-            forger.reseal()
-            let out = folder.file("forged.calldir")
-            _ = FileManager.default.createFile(atPath: out, contents: Data(forger.bytes))
-            return out
-        }
+        func forged(_ edit: (inout Forger) -> Void) -> String { ForgeTests().forge(original, edit, in: folder) }
         // Entry 130 (page 2) below entry 129: page 2's lookups report it, page 0's answer.
         let unordered = forged { f in f.write(directory.offset + 16 + 16 * 130, 8, UInt64(blocked[129 * 256])) }
         let index = try CallDirIndex(path: unordered)
