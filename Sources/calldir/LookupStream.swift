@@ -38,7 +38,7 @@ extension Lookup {
         var answered = 0
         do {
             try numbers.withUnsafeBufferPointer { numbers in
-                try index.lookup(numbers) { result in
+                try index.lookupViews(numbers) { result in
                     write(result)
                     answered += 1
                 }
@@ -52,7 +52,7 @@ extension Lookup {
 extension StdoutBuffer {
     /// Writes one answer line, as bytes: `+18005555555  blocked`, `... identified: LABEL`,
     /// `... blocked (range +FIRST..+LAST)`, `... unknown`.
-    mutating func writeLine(_ result: LookupResult) {
+    mutating func writeLine(_ result: LookupResultView) {
         write(UnsafeRawBufferPointer(staticString: "+"))
         writeDecimal(result.number)
         write(UnsafeRawBufferPointer(staticString: "  "))
@@ -60,9 +60,9 @@ extension StdoutBuffer {
             write(UnsafeRawBufferPointer(staticString: "blocked"))
             if match == .range, let range = result.blockedRange { writeRange(range) }
         }
-        if var label = result.label {
+        if let label = result.label {
             write(UnsafeRawBufferPointer(staticString: result.blocked == nil ? "identified: " : ", identified: "))
-            label.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+            write(label)
             if result.labelMatch == .range, let range = result.labelRange { writeRange(range) }
         }
         if !result.isListed { write(UnsafeRawBufferPointer(staticString: "unknown")) }
