@@ -7,7 +7,8 @@ extension CallDirIndex {
     /// label borrowed (valid inside `body` only). The answers are those of `lookup(_:)`; on an
     /// index larger than the CPU caches this is much faster than calling it in a loop: the
     /// memory reads of 16 lookups overlap, and no `String` is made per label. After a throw,
-    /// `body` has seen the answers before the damaged one.
+    /// `body` has seen a prefix of the answers: at least those of the groups of 16 before the
+    /// damaged part (every answer before a damaged label).
     public func lookupViews(_ numbers: UnsafeBufferPointer<Int64>, _ body: (LookupResultView) throws -> Void) throws {
         let check = !isVerified
         try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.groupSize) { refs in
