@@ -181,32 +181,52 @@ public struct Router: Responder {
         out.writeDecimal(Int64(inputs.count))
         out.writeStaticString(",\"results\":[")
         var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
-        for (i, input) in inputs.enumerated() {
-            switch classify(input) {
-            case .number(let number):
-                let result: LookupResult
-                do { result = try loaded.index.lookup(number) } catch { return damaged(error, .batch) }
-                if result.blocked != nil { tally.block += 1 } else if result.label != nil { tally.identify += 1 } else { tally.allow += 1 }
-                out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result)) { w in
-                    if i > 0 { w.byte(UInt8(ascii: ",")) }
-                    w.text("{\"input\":")
-                    w.string(input)
-                    w.byte(UInt8(ascii: ","))
-                    w.lookupMembers(result)
-                    w.byte(UInt8(ascii: "}"))
-                }
-            case .notANumber(let reason):
+        let classes = inputs.map(classify)
+        var numbers: [Int64] = []
+        numbers.reserveCapacity(inputs.count)
+        for case .number(let number) in classes { numbers.append(number) }
+        var next = 0  // the next input to answer
+        /// Answers the inputs before the next number: they are not numbers.
+        func answerNotNumbers() {
+            while next < inputs.count, case .notANumber(let reason) = classes[next] {
                 tally.invalid += 1
-                out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
-                    if i > 0 { w.byte(UInt8(ascii: ",")) }
+                out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(inputs[next]) + JSONWriter.notANumberBound(reason)) { w in
+                    if next > 0 { w.byte(UInt8(ascii: ",")) }
                     w.text("{\"input\":")
-                    w.string(input)
+                    w.string(inputs[next])
                     w.byte(UInt8(ascii: ","))
                     w.notANumberMembers(reason, action: policy.action(for: reason))
                     w.byte(UInt8(ascii: "}"))
                 }
+                next += 1
             }
         }
+        do {
+            // One batch lookup (memory reads overlapped, labels written from their bytes).
+            try numbers.withUnsafeBufferPointer { numbers in
+                try loaded.index.lookupViews(numbers) { result in
+                    answerNotNumbers()
+                    switch result.action {
+                    case .block: tally.block += 1
+                    case .identify: tally.identify += 1
+                    case .allow: tally.allow += 1
+                    }
+                    let input = inputs[next]
+                    out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result)) { w in
+                        if next > 0 { w.byte(UInt8(ascii: ",")) }
+                        w.text("{\"input\":")
+                        w.string(input)
+                        w.byte(UInt8(ascii: ","))
+                        w.lookupMembers(result)
+                        w.byte(UInt8(ascii: "}"))
+                    }
+                    next += 1
+                }
+            }
+        } catch {
+            return damaged(error, .batch)
+        }
+        answerNotNumbers()
         out.writeStaticString("]}")
         metrics.lookupsBlock.increment(by: tally.block)
         metrics.lookupsIdentify.increment(by: tally.identify)

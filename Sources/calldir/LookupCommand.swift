@@ -101,6 +101,10 @@ final class Lookup {
     }
 
     func write(_ result: LookupResult) {
+        result.withView { write($0) }
+    }
+
+    func write(_ result: LookupResultView) {
         if !result.isListed { unlisted = true }
         if json {
             out.writeJSONLine(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }

@@ -38,7 +38,7 @@ extension Lookup {
         var answered = 0
         do {
             try numbers.withUnsafeBufferPointer { numbers in
-                try index.lookup(numbers) { result in
+                try index.lookupViews(numbers) { result in
                     write(result)
                     answered += 1
                 }
@@ -51,22 +51,29 @@ extension Lookup {
 
 extension StdoutBuffer {
     /// Writes one answer line, as bytes: `+18005555555  blocked`, `... identified: LABEL`,
-    /// `... blocked (range +FIRST..+LAST)`, `... unknown`.
-    mutating func writeLine(_ result: LookupResult) {
-        write(UnsafeRawBufferPointer(staticString: "+"))
-        writeDecimal(result.number)
-        write(UnsafeRawBufferPointer(staticString: "  "))
-        if let match = result.blocked {
-            write(UnsafeRawBufferPointer(staticString: "blocked"))
-            if match == .range, let range = result.blockedRange { writeRange(range) }
+    /// `... blocked (range +FIRST..+LAST)`, `... unknown`. The line is put together on the
+    /// stack and appended once (an append per piece cost more than the label lookup's decode).
+    mutating func writeLine(_ result: LookupResultView) {
+        let bound = 256 + (result.label?.count ?? 0)
+        withUnsafeTemporaryAllocation(byteCount: bound, alignment: 8) { memory in
+            var line = JSONWriter(memory.baseAddress!)  // used as a plain byte writer: no escaping here
+            line.byte(UInt8(ascii: "+"))
+            line.decimal(max(0, result.number))
+            line.text("  ")
+            if let match = result.blocked {
+                line.text("blocked")
+                if match == .range, let range = result.blockedRange { Self.writeRange(range, &line) }
+            }
+            if let label = result.label {
+                if result.blocked == nil { line.text("identified: ") } else { line.text(", identified: ") }
+                line.bytes(label)
+                if result.labelMatch == .range, let range = result.labelRange { Self.writeRange(range, &line) }
+            }
+            if !result.isListed { line.text("unknown") }
+            line.byte(UInt8(ascii: "\n"))
+            precondition(line.count <= bound, "answer line overran its bound")
+            write(UnsafeRawBufferPointer(start: memory.baseAddress, count: line.count))
         }
-        if var label = result.label {
-            write(UnsafeRawBufferPointer(staticString: result.blocked == nil ? "identified: " : ", identified: "))
-            label.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-            if result.labelMatch == .range, let range = result.labelRange { writeRange(range) }
-        }
-        if !result.isListed { write(UnsafeRawBufferPointer(staticString: "unknown")) }
-        write(UnsafeRawBufferPointer(staticString: "\n"))
     }
 
     /// The answer line for an input that is not a number: the input (control characters as
@@ -78,32 +85,11 @@ extension StdoutBuffer {
         line.withUnsafeBytes { write($0) }
     }
 
-    private mutating func writeRange(_ range: NumberRange) {
-        write(UnsafeRawBufferPointer(staticString: " (range +"))
-        writeDecimal(range.first)
-        write(UnsafeRawBufferPointer(staticString: "..+"))
-        writeDecimal(range.last)
-        write(UnsafeRawBufferPointer(staticString: ")"))
-    }
-
-    /// A non-negative number's digits, without allocating.
-    private mutating func writeDecimal(_ number: Int64) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits
-        withUnsafeMutableBytes(of: &digits) { digits in
-            var value = UInt64(max(0, number))
-            var at = digits.count
-            repeat {
-                at -= 1
-                digits[at] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                value /= 10
-            } while value > 0
-            write(UnsafeRawBufferPointer(rebasing: digits[at...]))
-        }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    init(staticString: StaticString) {
-        self.init(start: staticString.utf8Start, count: staticString.utf8CodeUnitCount)
+    private static func writeRange(_ range: NumberRange, _ line: inout JSONWriter) {
+        line.text(" (range +")
+        line.decimal(max(0, range.first))
+        line.text("..+")
+        line.decimal(max(0, range.last))
+        line.byte(UInt8(ascii: ")"))
     }
 }

@@ -16,6 +16,8 @@ public struct JSONWriter {
     public static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
     /// The most bytes `lookupMembers` can write.
     public static func lookupBound(_ result: LookupResult) -> Int { 400 + stringBound(result.label ?? "") }
+    /// The most bytes `lookupMembers` can write for a view.
+    public static func lookupBound(_ view: LookupResultView) -> Int { 402 + 6 * (view.label?.count ?? 0) }
     /// The most bytes `notANumberMembers` can write.
     public static func notANumberBound(_ reason: RejectReason) -> Int { 128 + stringBound(reason.explanation) }
 
@@ -55,28 +57,31 @@ public struct JSONWriter {
     /// A JSON string literal: `"`, `\` and control characters escaped, everything else (valid
     /// UTF-8, as every Swift String is) copied.
     public mutating func string(_ value: String) {
-        byte(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { utf8 in
-            var clean = 0  // start of the run not yet copied
-            for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean..<i])))
-                clean = i + 1
-                switch b {
-                case UInt8(ascii: "\""): text("\\\"")
-                case UInt8(ascii: "\\"): text("\\\\")
-                case UInt8(ascii: "\n"): text("\\n")
-                case UInt8(ascii: "\r"): text("\\r")
-                case UInt8(ascii: "\t"): text("\\t")
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    text("\\u00")
-                    byte(hex.utf8Start[Int(b >> 4)])
-                    byte(hex.utf8Start[Int(b & 15)])
-                }
+        value.withUTF8 { string(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `string` for text given as bytes, which must be valid UTF-8 (as a view's label is).
+    public mutating func string(utf8: UnsafeRawBufferPointer) {
+        byte(UInt8(ascii: "\""))
+        var clean = 0  // start of the run not yet copied
+        for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+            bytes(UnsafeRawBufferPointer(rebasing: utf8[clean..<i]))
+            clean = i + 1
+            switch b {
+            case UInt8(ascii: "\""): text("\\\"")
+            case UInt8(ascii: "\\"): text("\\\\")
+            case UInt8(ascii: "\n"): text("\\n")
+            case UInt8(ascii: "\r"): text("\\r")
+            case UInt8(ascii: "\t"): text("\\t")
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                text("\\u00")
+                byte(hex.utf8Start[Int(b >> 4)])
+                byte(hex.utf8Start[Int(b & 15)])
             }
-            bytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[clean...])))
         }
+        bytes(UnsafeRawBufferPointer(rebasing: utf8[clean...]))
         byte(UInt8(ascii: "\""))
     }
 
@@ -92,6 +97,11 @@ public struct JSONWriter {
     /// The members of a lookup answer, without the enclosing braces: `number`, `e164`,
     /// `action`, `blocked`, `blockedMatch`, `blockedRange`, `label`, `labelMatch`, `labelRange`.
     public mutating func lookupMembers(_ result: LookupResult) {
+        result.withView { lookupMembers($0) }
+    }
+
+    /// `lookupMembers` for a batch lookup's view.
+    public mutating func lookupMembers(_ result: LookupResultView) {
         text("\"number\":\"+")
         decimal(result.number)
         text("\",\"e164\":")
@@ -113,7 +123,7 @@ public struct JSONWriter {
             range(blockedRange)
         }
         text(",\"label\":")
-        if let label = result.label { string(label) } else { text("null") }
+        if let label = result.label { string(utf8: label) } else { text("null") }
         switch result.labelMatch {
         case .exact?: text(",\"labelMatch\":\"exact\"")
         case .range?: text(",\"labelMatch\":\"range\"")

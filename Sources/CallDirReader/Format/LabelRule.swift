@@ -20,6 +20,35 @@ package enum LabelRule {
         return nil
     }
 
+    /// True when `bytes` are valid UTF-8 (ASCII checked 8 bytes at a time).
+    @inline(__always)
+    package static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var at = 0
+        while bytes.count &- at >= 8 {
+            if UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) & 0x8080_8080_8080_8080 != 0 {
+                return decodes(bytes)
+            }
+            at &+= 8
+        }
+        while at < bytes.count {
+            if bytes[at] >= 0x80 { return decodes(bytes) }
+            at &+= 1
+        }
+        return true
+    }
+
+    private static func decodes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
     /// True when every byte is in 0x20...0x7E, checked 8 bytes at a time.
     @inline(__always)
     private static func isPrintableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {

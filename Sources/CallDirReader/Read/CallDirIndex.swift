@@ -79,64 +79,15 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public var identifiedRangeCount: Int { identifiedRanges.count }
 
     /// Classifies `number`. Throws only when the part of the file it needs is damaged.
+    /// (Batch lookups: CallDirIndex+Batch.swift.)
     public func lookup(_ number: Int64) throws -> LookupResult {
+        let check = !isVerified
+        let exact = try blocked.find(number, checkBlock: check, path: path) != nil
         var result = LookupResult(number: number)
-        let check = !isVerified
-        classifyBlocked(&result, id: try blocked.find(number, checkBlock: check, path: path))
-        try classifyIdentified(&result, id: try identified.find(number, checkBlock: check, path: path))
+        try answer(number, blockedExactly: exact, ref: try identified.find(number, checkBlock: check, path: path)) {
+            result = $0.result
+        }
         return result
-    }
-
-    /// Classifies every number in `numbers`, calling `body` with each result in order. The
-    /// answers are those of `lookup(_:)`; on an index larger than the CPU caches this is
-    /// faster than calling it in a loop, because the memory reads of 16 lookups overlap.
-    public func lookup(_ numbers: UnsafeBufferPointer<Int64>, _ body: (LookupResult) throws -> Void) throws {
-        let check = !isVerified
-        var start = 0
-        while start < numbers.count {
-            let group = UnsafeBufferPointer(rebasing: numbers[start..<min(start + Self.groupSize, numbers.count)])
-            var results = group.map { LookupResult(number: $0) }
-            try blocked.find(group: group, checkBlock: check, path: path) { i, id in classifyBlocked(&results[i], id: id) }
-            var refs = [UInt32?](repeating: nil, count: group.count)
-            try identified.find(group: group, checkBlock: check, path: path) { i, id in refs[i] = id }
-            // The label blocks' cache lines load for the whole group at once, as numbers do.
-            for case let ref? in refs { labels.prefetchDirectoryEntry(of: ref) }
-            for case let ref? in refs { labels.prefetchBlock(of: ref) }
-            for i in results.indices { try classifyIdentified(&results[i], id: refs[i]) }
-            for result in results { try body(result) }
-            start += group.count
-        }
-    }
-
-    /// `lookup(_:_:)` collected into an array.
-    public func lookup(_ numbers: [Int64]) throws -> [LookupResult] {
-        var results: [LookupResult] = []
-        results.reserveCapacity(numbers.count)
-        try numbers.withUnsafeBufferPointer { try lookup($0) { results.append($0) } }
-        return results
-    }
-
-    /// Lookups overlapped by the batch `lookup`: enough to keep the memory system busy.
-    static let groupSize = 16
-
-    private func classifyBlocked(_ result: inout LookupResult, id: UInt32?) {
-        if id != nil {
-            result.blocked = .exact
-        } else if let (range, _) = blockedRanges.find(result.number) {
-            result.blocked = .range
-            result.blockedRange = range
-        }
-    }
-
-    private func classifyIdentified(_ result: inout LookupResult, id: UInt32?) throws {
-        if let id {
-            result.label = try labels.label(id, check: !isVerified, path: path)
-            result.labelMatch = .exact
-        } else if let (range, id) = identifiedRanges.find(result.number) {
-            result.label = try labels.label(id, check: !isVerified, path: path)
-            result.labelMatch = .range
-            result.labelRange = range
-        }
     }
 
     /// Section name, offset and length, in file order (for `inspect`).

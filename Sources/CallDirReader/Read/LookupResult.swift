@@ -23,9 +23,50 @@ public struct LookupResult: Equatable, Sendable {
     public var isListed: Bool { blocked != nil || label != nil }
 
     /// What a telephony server should do: block, identify (ring with a label) or allow.
-    public var action: LookupAction {
-        if blocked != nil { return .block }
-        return label != nil ? .identify : .allow
+    public var action: LookupAction { LookupAction(blocked: blocked != nil, identified: label != nil) }
+
+    /// Calls `body` with this answer as a view (its label's UTF-8 bytes): the writers of
+    /// answers take views, so single and batch answers are formatted by the same code.
+    public func withView<R>(_ body: (LookupResultView) throws -> R) rethrows -> R {
+        var view = LookupResultView(number: number)
+        view.blocked = blocked
+        view.blockedRange = blockedRange
+        view.labelMatch = labelMatch
+        view.labelRange = labelRange
+        guard var text = label else { return try body(view) }
+        return try text.withUTF8 { utf8 in
+            view.label = UnsafeRawBufferPointer(utf8)
+            return try body(view)
+        }
+    }
+}
+
+/// A `LookupResult` whose label is borrowed: the decoded bytes (valid UTF-8) of the label,
+/// valid only inside the callback that receives the view. Batch lookups hand out views so
+/// that answers written as bytes cost no `String` per label.
+public struct LookupResultView {
+    public var number: Int64
+    public var blocked: LookupResult.Match?
+    public var blockedRange: NumberRange?
+    /// The label's UTF-8 bytes, or nil.
+    public var label: UnsafeRawBufferPointer?
+    public var labelMatch: LookupResult.Match?
+    public var labelRange: NumberRange?
+
+    public init(number: Int64) { self.number = number }
+
+    public var isListed: Bool { blocked != nil || label != nil }
+    public var action: LookupAction { LookupAction(blocked: blocked != nil, identified: label != nil) }
+
+    /// The answer with its label copied into a `String`.
+    public var result: LookupResult {
+        var result = LookupResult(number: number)
+        result.blocked = blocked
+        result.blockedRange = blockedRange
+        result.label = label.map { String(decoding: $0, as: UTF8.self) }
+        result.labelMatch = labelMatch
+        result.labelRange = labelRange
+        return result
     }
 }
 
@@ -34,4 +75,9 @@ public enum LookupAction: String, Sendable, CaseIterable {
     case block
     case identify
     case allow
+
+    /// Blocking wins over identification.
+    init(blocked: Bool, identified: Bool) {
+        self = blocked ? .block : identified ? .identify : .allow
+    }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import CallDir
+@testable import CallDirReader
+
+/// `lookupViews`, the batch lookup that lends each label's bytes instead of a `String`: its
+/// answers and their JSON bytes equal single lookups', on indexes with shared and stream
+/// labels, ranges, damage and forged labels.
+@Suite("Batch lookup views")
+struct BatchViewTests {
+    static func json(_ view: LookupResultView) -> [UInt8] {
+        var out: [UInt8] = []
+        out.appendJSON(maxBytes: JSONWriter.lookupBound(view)) { $0.lookupMembers(view) }
+        return out
+    }
+
+    static func views(_ index: CallDirIndex, _ numbers: [Int64]) throws -> (results: [LookupResult], json: [[UInt8]]) {
+        var results: [LookupResult] = []
+        var json: [[UInt8]] = []
+        try numbers.withUnsafeBufferPointer { numbers in
+            try index.lookupViews(numbers) { view in
+                results.append(view.result)
+                json.append(Self.json(view))
+            }
+        }
+        return (results, json)
+    }
+
+    @Test("views equal single lookups, as results and as JSON bytes, verified or not")
+    func sameAnswers() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let rows = LabelStoreTests.rows(count: 3_000, seed: 11)
+        let blocked = folder.write("b.txt", rows.enumerated().filter { $0.offset % 5 == 0 }.map { "\($0.element.0)\n" }.joined()
+                                   + "3316200####\n")
+        let identified = folder.write("i.csv", LabelStoreTests.csv(rows) + "4400000####,\"Range \"\"quoted\"\" \\ ünï\"\n")
+        let path = folder.file("i.calldir")
+        try compile(block: [blocked], identify: [identified], output: path)
+        let probes = BatchLookupTests.probes(rows.map(\.0)) + [44_000_001_234, 33_162_001_234]
+        for verify in [false, true] {
+            let index = try CallDirIndex(path: path, verify: verify)
+            #expect(index.metadata.sharedLabels >= 4 && index.metadata.streamLabels > 1_000)
+            let single = try probes.map { try index.lookup($0) }
+            let (results, json) = try Self.views(index, probes)
+            #expect(results == single)
+            #expect(json == single.map { result in result.withView { Self.json($0) } })
+            #expect(single.contains { $0.labelMatch == .range && $0.label == "Range \"quoted\" \\ ünï" })
+            #expect(single.contains { $0.blocked == .range } && single.contains { $0.blocked == .exact && $0.label != nil })
+            #expect(Set(single.compactMap(\.label)).count > 500)
+        }
+    }
+
+    @Test("a damaged label block: the batch gives every answer before it, then the single lookup's error")
+    func damagedLabelBlock() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let rows = (0..<500).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }  // all stream labels
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", LabelStoreTests.csv(rows))], output: path)
+        let store = try #require(Forger(bytes: fileBytes(path)).labelBlocks(11).last)
+        var bytes = fileBytes(path)
+        bytes[store.start + 5] ^= 0x20  // inside the last stream block: labels 480...499
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let single = #expect(throws: CallDirError.self) { try CallDirIndex(path: path).lookup(rows[490].0) }
+        let index = try CallDirIndex(path: path)
+        var seen: [LookupResult] = []
+        let batch = #expect(throws: CallDirError.self) {
+            try rows.map(\.0).withUnsafeBufferPointer { try index.lookupViews($0) { seen.append($0.result) } }
+        }
+        #expect(batch != nil && batch?.code == single?.code && batch?.message == single?.message && batch?.offset == single?.offset)
+        #expect(batch?.message.contains("stream-labels: label block 15 fails its checksum") == true)
+        #expect(seen.map(\.label) == rows.prefix(480).map(\.1))
+    }
+
+    @Test("a forged label that is not UTF-8 reads as String(decoding:) repairs it, in views too")
+    func forgedUTF8() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let rows = (0..<300).map { (Int64(12_015_550_000) + Int64($0) * 7, "Büsiness \($0 % 40)") }
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", LabelStoreTests.csv(rows))], output: path)
+        // Every symbol's first byte becomes 0xFF (never valid UTF-8); checksums resealed.
+        var forger = Forger(bytes: fileBytes(path))
+        let symbols = try #require(forger.section(UInt64(SectionKind.labelSymbols.rawValue)))
+        let count = Int(try #require(forger.read(symbols.offset, 4)))
+        var at = symbols.offset + 4 + count
+        for i in 0..<count {
+            forger.bytes[at] = 0xFF
+            at += Int(forger.bytes[symbols.offset + 4 + i])
+        }
+        forger.reseal()
+        _ = FileManager.default.createFile(atPath: path, contents: Data(forger.bytes))
+        let index = try CallDirIndex(path: path)
+        let single = try rows.map { try index.lookup($0.0) }
+        #expect(single.allSatisfy { $0.label?.unicodeScalars.contains("\u{FFFD}") == true })
+        let (results, json) = try Self.views(index, rows.map(\.0))
+        #expect(results == single)
+        #expect(json == single.map { result in result.withView { Self.json($0) } })
+        #expect(throws: CallDirError.self) { try CallDirIndex(path: path, verify: true) }
+    }
+
+    @Test("the UTF-8 check agrees with String(validating:)")
+    func utf8Check() {
+        var rng = SeededGenerator(seed: 21)
+        var cases: [[UInt8]] = [[], [0x41], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+                                Array("ünï✓😀 plain ascii text".utf8), Array("plain ascii text, longer than 8".utf8) + [0xFF]]
+        let alphabet: [UInt8] = [0x41, 0x7F, 0x80, 0xBF, 0xC2, 0xC3, 0xE0, 0xE2, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+        for _ in 0..<5_000 {
+            cases.append((0..<Int.random(in: 0...20, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+        }
+        for bytes in cases {
+            let valid = bytes.withUnsafeBytes { LabelRule.isValidUTF8($0) }
+            #expect(valid == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+        }
+    }
+}
