@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Identified vs blocked-only batch lookups: the same queries against an identification index and
+# a blocking index of the same numbers, through `calldir lookup -` (wall and user seconds) and
+# the daemon's POST /v1/lookup (wrk, 4 connections, 1,000 numbers a request; one event loop).
+# Rounds interleave the binaries and indexes; medians are printed.
+#
+#   Benchmarks/scripts/identify-ratio.sh DIR BIN_DIR...
+#
+# DIR holds identify.calldir, block.calldir and queries-1000000.txt (labels.sh writes them in
+# Benchmarks/out/labels/SIZE-FRACTION). Each BIN_DIR holds calldir (and calldir-serve for the
+# daemon rows; DAEMON=0 skips them). ROUNDS (default 5). Running libFuzzer processes
+# (release/Fuzz*) are paused while a measurement runs and resumed after.
+set -euo pipefail
+dir=$1; shift
+script=$(cd "$(dirname "$0")" && pwd)
+raw=$(mktemp)
+fuzzers=$(pgrep -f 'release/Fuzz' | tr '\n' ' ' || true)
+pause() { [ -z "$fuzzers" ] || kill -STOP $fuzzers 2>/dev/null || true; }
+resume() { [ -z "$fuzzers" ] || kill -CONT $fuzzers 2>/dev/null || true; }
+trap 'resume; rm -f "$raw"' EXIT
+port=${PORT:-18577}
+for _ in $(seq "${ROUNDS:-5}"); do
+    for bin in "$@"; do
+        for kind in identify block; do
+            pause
+            /usr/bin/time -f "$bin cli-$kind %e %U" -a -o "$raw" "$bin/calldir" lookup --index "$dir/$kind.calldir" - \
+                <"$dir/queries-1000000.txt" >/dev/null || true
+            resume
+            [ "${DAEMON:-1}" = 1 ] && [ -x "$bin/calldir-serve" ] || continue
+            "$bin/calldir" serve --index "$dir/$kind.calldir" --port "$port" --threads 1 2>/dev/null &
+            server=$!
+            for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+            pause
+            rate=$(wrk -t1 -c4 -s "$script/batch.lua" -d4s --timeout 5s "http://127.0.0.1:$port" -- "$dir/queries-1000000.txt" 1000 |
+                python3 -c 'import sys
+line = next(l for l in sys.stdin if l.startswith("RESULT"))
+f = dict(kv.split("=") for kv in line.split()[1:])
+assert int(f["status_errors"]) + int(f["socket_errors"]) == 0, line
+print(round(int(f["requests"]) * 1000 / (int(f["duration_us"]) / 1e6)))')
+            resume
+            kill -TERM $server; wait $server || true
+            echo "$bin post-$kind $rate 0" >>"$raw"
+        done
+    done
+done
+python3 - "$raw" <<'PY'
+import collections, statistics, sys
+d = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    b, k, v, u = line.split(); d[(b, k)].append(float(v)); d[(b, k + "-user")].append(float(u))
+for b in dict.fromkeys(b for b, _ in d):
+    i, k = statistics.median(d[(b, "cli-identify")]), statistics.median(d[(b, "cli-block")])
+    iu, ku = statistics.median(d[(b, "cli-identify-user")]), statistics.median(d[(b, "cli-block-user")])
+    print(f"{b}: lookup - identify {i:.3f} s, block {k:.3f} s: {i / k:.2f}x (user {iu:.2f} / {ku:.2f} s: {iu / ku:.2f}x)")
+    if (b, "post-identify") in d:
+        pi, pk = statistics.median(d[(b, "post-identify")]), statistics.median(d[(b, "post-block")])
+        print(f"{b}: POST identify {pi / 1e6:.2f} M numbers/s, block {pk / 1e6:.2f} M/s: {pk / pi:.2f}x")
+PY
