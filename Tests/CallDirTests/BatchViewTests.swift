@@ -54,13 +54,7 @@ struct BatchViewTests {
     func damagedLabelBlock() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let rows = (0..<500).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }  // all stream labels
-        let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", LabelStoreTests.csv(rows))], output: path)
-        let store = try #require(Forger(bytes: fileBytes(path)).labelBlocks(11).last)
-        var bytes = fileBytes(path)
-        bytes[store.start + 5] ^= 0x20  // inside the last stream block: labels 480...499
-        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let (path, rows) = try LabelStoreTests.damagedStreamIndex(folder)  // labels 480...499 damaged
         let single = #expect(throws: CallDirError.self) { try CallDirIndex(path: path).lookup(rows[490].0) }
         let index = try CallDirIndex(path: path)
         var seen: [LookupResult] = []

@@ -22,6 +22,19 @@ struct LabelStoreTests {
         }
     }
 
+    /// 500 identification entries with their own (stream) labels, a byte of the last label
+    /// block (labels 480...499) flipped, so its CRC fails.
+    static func damagedStreamIndex(_ folder: TempFolder) throws -> (path: String, rows: [(Int64, String)]) {
+        let rows = (0..<500).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", csv(rows))], output: path)
+        let store = try #require(Forger(bytes: fileBytes(path)).labelBlocks(11).last)
+        var bytes = fileBytes(path)
+        bytes[store.start + 5] ^= 0x20
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return (path, rows)
+    }
+
     static func csv(_ rows: [(Int64, String)]) -> String { rows.map { "\($0.0),\($0.1)\n" }.joined() }
 
     @Test("every entry answers its label; lookups, batch lookups, iteration and verify agree", arguments: [1, 2, 3])
@@ -108,13 +121,7 @@ struct LabelStoreTests {
     func damagedLabelBlock() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let rows = (0..<500).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }  // all stream labels
-        let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
-        let store = try #require(Forger(bytes: fileBytes(path)).labelBlocks(11).last)
-        var bytes = fileBytes(path)
-        bytes[store.start + 5] ^= 0x20  // inside the last stream block: labels 480...499
-        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let (path, rows) = try Self.damagedStreamIndex(folder)
         let index = try CallDirIndex(path: path)  // opening does not read label blocks
         #expect(try index.lookup(rows[10].0).label == rows[10].1)
         let error = #expect(throws: CallDirError.self) { try index.lookup(rows[490].0) }
