@@ -90,14 +90,14 @@ package struct NumberCursor {
         let (produced, ascending) = numbers.withUnsafeMutableBufferPointer { out -> (Int, Bool) in
             let produced = reader.decode(into: out.baseAddress!)
             var rising = true
-            for value in out[..<produced] {
-                rising = rising && value > last
+            for value in out[..<produced] {  // rising, and a valid number (a forged block can decode to Int64.max)
+                rising = rising && value > last && value <= E164.validValues.upperBound
                 last = value
             }
             return (produced, rising)
         }
         guard ascending, produced == reader.count else {
-            let what = ascending ? "decodes \(produced) of \(reader.count) numbers" : "numbers are not strictly ascending"
+            let what = ascending ? "decodes \(produced) of \(reader.count) numbers" : "numbers are not strictly ascending valid numbers"
             throw CallDirError(.corruptIndex, "\(set.name): block \(b) \(what); run `calldir verify`", path: path,
                                offset: set.entry(b).offset)
         }
