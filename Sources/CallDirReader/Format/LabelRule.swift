@@ -7,17 +7,21 @@ package enum LabelRule {
         guard !trimmed.isEmpty else { return .emptyLabel }
         guard bytes.count <= IndexFormat.maxLabelBytes else { return .labelTooLong }
         if isPrintableASCII(bytes) { return nil }  // most labels: no scalar decoding needed
+        return firstProblem(bytes) { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? .labelControlCharacter : nil }
+    }
+
+    /// Decodes `bytes` scalar by scalar: `.labelInvalidUTF8` at bad UTF-8, else the first
+    /// problem `check` finds in a scalar, or nil.
+    private static func firstProblem(_ bytes: UnsafeRawBufferPointer, _ check: (Unicode.Scalar) -> RejectReason?) -> RejectReason? {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
-        loop: while true {
+        while true {
             switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return .labelControlCharacter }
-            case .emptyInput: break loop
+            case .scalarValue(let scalar): if let problem = check(scalar) { return problem }
+            case .emptyInput: return nil
             case .error: return .labelInvalidUTF8
             }
         }
-        return nil
     }
 
     /// True when `bytes` are valid UTF-8 (ASCII checked 8 bytes at a time).
@@ -37,17 +41,7 @@ package enum LabelRule {
         return true
     }
 
-    private static func decodes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
-    }
+    private static func decodes(_ bytes: UnsafeRawBufferPointer) -> Bool { firstProblem(bytes) { _ in nil } == nil }
 
     /// True when every byte is in 0x20...0x7E, checked 8 bytes at a time.
     @inline(__always)
