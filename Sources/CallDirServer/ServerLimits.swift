@@ -1,4 +1,5 @@
 import CallDir
+import CallDirReader
 import NIOCore
 
 /// What one client may hold: every bound a slow, buggy or hostile client runs into. The defaults

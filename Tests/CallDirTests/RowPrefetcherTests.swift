@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import CallDir
+import CallDirReader
 
 /// Rows as the compile loop sees them through `RowPrefetcher`.
 private enum Seen: Equatable {

@@ -1,4 +1,4 @@
-import CallDir
+import CallDirReader
 import FuzzSupport
 
 // The normaliser: a number field as bytes and as a String must get the same answer, under

@@ -1,5 +1,5 @@
 @testable import CallDirServer
-import CallDir
+import CallDirReader
 import FuzzSupport
 import Logging
 import NIOCore

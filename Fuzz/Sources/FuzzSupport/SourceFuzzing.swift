@@ -1,4 +1,5 @@
 @testable import CallDir
+import CallDirReader
 
 private let normalizer = try! NumberNormalizer(country: 1)
 

@@ -1,5 +1,3 @@
-import CallDirReader
-
 /// Turns one field of an input list into an E.164 number or range, or says why it cannot.
 ///
 /// The rules, in the order they apply:
@@ -106,7 +104,7 @@ public struct NumberNormalizer: Sendable {
     /// are (no whitespace, no prefix rule to apply, valid); nil sends the field through
     /// `normalize`. Small enough to inline into the compile loop, with no `Result` to build.
     @inline(__always)
-    func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
+    package func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
         guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }
         let lead = field.load(as: UInt8.self)
         if field.count == 11, lead == 0x31, takesNANPAsIs {

@@ -1,4 +1,3 @@
-import CallDirReader
 /// The one JSON writer of calldir: bytes straight into caller-provided memory, no tree and no
 /// String per answer, one capacity check per answer rather than per field (callgrind showed
 /// per-field buffer writes costing more than the index lookup). `JSONValue`, `calldir lookup

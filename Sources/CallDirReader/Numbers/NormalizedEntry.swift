@@ -1,5 +1,3 @@
-import CallDirReader
-
 /// What one field of an input list becomes after normalisation.
 public enum NormalizedEntry: Equatable, Sendable {
     /// One number, E.164 digits as CallKit's Int64.
