@@ -13,6 +13,7 @@ let package = Package(
         // For the benchmarks package (a server answering a constant through the same stack).
         .library(name: "CallDirServer", targets: ["CallDirServer"]),
         .executable(name: "calldir", targets: ["calldir"]),
+        .executable(name: "calldir-cli", targets: ["calldir-cli"]),
         .executable(name: "calldir-serve", targets: ["calldir-serve"]),
     ],
     dependencies: [
@@ -47,20 +48,30 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // What both command-line executables share: the one-shot lookup and its answers,
+        // stdout and stderr, the default index. The reader library only, like the front.
+        .target(name: "CallDirLookup", dependencies: ["CallDirReader"]),
+        // `calldir`, the front: answers a plain one-shot lookup with the reader alone and execs
+        // `calldir-cli` for everything else. Release builds on Linux link fully statically: no
+        // dynamic loader, libstdc++ or relocations at start-up (docs/BENCHMARKS.md).
         .executableTarget(
             name: "calldir",
+            dependencies: ["CallDirLookup", "CallDirReader"],
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+        ),
+        // `calldir-cli`: every command (compile, lookup -, inspect, verify, ...), argument parsing
+        // and help by swift-argument-parser. Static like the front; the two libraries are what
+        // the static FoundationEssentials (used by ArgumentParser) needs when the build is not
+        // also given --static-swift-stdlib.
+        .executableTarget(
+            name: "calldir-cli",
             dependencies: [
                 "CallDir",
+                "CallDirLookup",
                 "CallDirReader",
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Release builds on Linux link fully statically: no dynamic loader, libstdc++ or
-            // relocations at start-up. A one-shot `calldir lookup` took 3.1 ms with the Swift
-            // runtime linked statically but the C libraries dynamically, 1.4 ms like this
-            // (tinycdb's `cdb -q`: 0.67 ms; docs/BENCHMARKS.md). The two libraries are what the
-            // static FoundationEssentials (used by ArgumentParser) needs when the build is not
-            // also given --static-swift-stdlib.
             linkerSettings: [.unsafeFlags(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"],
                                           .when(platforms: [.linux], configuration: .release))]
         ),

@@ -8,7 +8,7 @@ set -eu
 COUNT=${COUNT:-10000000}
 out=Benchmarks/out/delta
 mkdir -p "$out"
-swift build -c release --product calldir >/dev/null
+swift build -c release --product calldir >/dev/null && swift build -c release --product calldir-cli >/dev/null
 calldir=$(pwd)/.build/release/calldir
 measure() {  # label, command...: prints wall seconds and peak RSS
     label=$1; shift

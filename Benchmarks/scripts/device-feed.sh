@@ -9,7 +9,7 @@ CORE=${CORE:-1}
 root=$(pwd)
 out=Benchmarks/out/device
 mkdir -p "$out"
-swift build -c release --product calldir >/dev/null
+swift build -c release --product calldir >/dev/null && swift build -c release --product calldir-cli >/dev/null
 (cd Benchmarks && swift build -c release --product calldir-gen >/dev/null && swift build -c release --product calldir-feed >/dev/null)
 gen=Benchmarks/.build/release/calldir-gen
 feed=Benchmarks/.build/release/calldir-feed

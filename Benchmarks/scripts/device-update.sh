@@ -8,7 +8,7 @@
 set -eu
 out=Benchmarks/out/update
 mkdir -p "$out"
-swift build -c release --product calldir >/dev/null
+swift build -c release --product calldir >/dev/null && swift build -c release --product calldir-cli >/dev/null
 calldir=.build/release/calldir
 python3 - "$out" <<'EOF'
 import json, os, random, sys

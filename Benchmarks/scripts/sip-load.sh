@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 calls=${1:-10000}; rounds=${ROUNDS:-3}; limit=${LIMIT:-50}
 swift build -c release --product calldir-serve >/dev/null
-swift build -c release --product calldir >/dev/null
+swift build -c release --product calldir >/dev/null && swift build -c release --product calldir-cli >/dev/null
 work=$(mktemp -d /tmp/calldir-sip-load.XXXXXX)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done; rm -rf "$work"; }

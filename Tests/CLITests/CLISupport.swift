@@ -17,8 +17,9 @@ struct CLI {
         var stderr: String
     }
 
-    /// Runs `calldir ARGS` with `stdin` piped in and CALLDIR_INDEX pointing into `folder`.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `calldir ARGS` (or another `binary`) with `stdin` piped in and `environment` added.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    binary: String = CLI.binary) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CallDir
+import CallDirLookup
 import CallDirReader
 
 struct InspectCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDir
+import CallDirLookup
 import CallDirServeOptions
 
 struct CompileCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDir
+import CallDirLookup
 import CallDirReader
 import CallDirServeOptions
 
@@ -60,72 +61,6 @@ struct LookupCommand: ParsableCommand {
         fast.checksNANP = !callerPolicy.noNANPCheck
         fast.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: callerPolicy.anonymous) ?? .allow,
                                      invalid: CallerIDAction(rawValue: callerPolicy.invalid) ?? .allow)
-        fast.run()  // exits with the documented status
-    }
-}
-
-/// Answers numbers one by one, writing to a buffered stdout.
-final class Lookup {
-    let index: CallDirIndex
-    let normalizer: NumberNormalizer
-    let policy: CallerIDPolicy
-    let json: Bool
-    var out = StdoutBuffer()
-    /// Some answer was "allow": exit 1.
-    var unlisted = false
-    /// The index was damaged: exit 2.
-    var failed = false
-
-    init(index: CallDirIndex, normalizer: NumberNormalizer, policy: CallerIDPolicy, json: Bool) {
-        self.index = index
-        self.normalizer = normalizer
-        self.policy = policy
-        self.json = json
-    }
-
-    func answer(_ input: String) {
-        switch normalizer.classify(input) {
-        case .number(let number): answer(number: number)
-        case .notANumber(let reason): notANumber(input, reason: reason)
-        }
-    }
-
-    func answer(number: Int64) {
-        do {
-            write(try index.lookup(number))
-        } catch {
-            failed = true
-            out.flush()
-            _ = Terminal.fail(error)
-        }
-    }
-
-    func write(_ result: LookupResult) {
-        result.withView { write($0) }
-    }
-
-    func write(_ result: LookupResultView) {
-        if !result.isListed { unlisted = true }
-        if json {
-            out.writeJSONLine(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }
-        } else {
-            out.writeLine(result)
-        }
-    }
-
-    /// One answer line for an input that is not a number: the policy's verdict and why.
-    func notANumber(_ input: String, reason: RejectReason) {
-        let action = policy.action(for: reason)
-        if action == .allow { unlisted = true }
-        if json {
-            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
-                w.text("\"input\":")
-                w.string(input)
-                w.byte(UInt8(ascii: ","))
-                w.notANumberMembers(reason, action: action)
-            }
-        } else {
-            out.writeLine(input: input, reason: reason, action: action)
-        }
+        fast.run(stream: { try $0.answerLines(path: "-") })  // exits with the documented status
     }
 }

@@ -1,0 +1,67 @@
+import CallDirReader
+
+/// Answers numbers one by one, writing to a buffered stdout.
+package final class Lookup {
+    package let index: CallDirIndex
+    package let normalizer: NumberNormalizer
+    package let policy: CallerIDPolicy
+    package let json: Bool
+    package var out = StdoutBuffer()
+    /// Some answer was "allow": exit 1.
+    package var unlisted = false
+    /// The index was damaged: exit 2.
+    package var failed = false
+
+    package init(index: CallDirIndex, normalizer: NumberNormalizer, policy: CallerIDPolicy, json: Bool) {
+        self.index = index
+        self.normalizer = normalizer
+        self.policy = policy
+        self.json = json
+    }
+
+    package func answer(_ input: String) {
+        switch normalizer.classify(input) {
+        case .number(let number): answer(number: number)
+        case .notANumber(let reason): notANumber(input, reason: reason)
+        }
+    }
+
+    package func answer(number: Int64) {
+        do {
+            write(try index.lookup(number))
+        } catch {
+            failed = true
+            out.flush()
+            _ = Terminal.failStatus(error)
+        }
+    }
+
+    package func write(_ result: LookupResult) {
+        result.withView { write($0) }
+    }
+
+    package func write(_ result: LookupResultView) {
+        if !result.isListed { unlisted = true }
+        if json {
+            out.writeJSONLine(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }
+        } else {
+            out.writeLine(result)
+        }
+    }
+
+    /// One answer line for an input that is not a number: the policy's verdict and why.
+    package func notANumber(_ input: String, reason: RejectReason) {
+        let action = policy.action(for: reason)
+        if action == .allow { unlisted = true }
+        if json {
+            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
+                w.text("\"input\":")
+                w.string(input)
+                w.byte(UInt8(ascii: ","))
+                w.notANumberMembers(reason, action: action)
+            }
+        } else {
+            out.writeLine(input: input, reason: reason, action: action)
+        }
+    }
+}
