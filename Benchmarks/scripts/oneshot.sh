@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One-shot lookups: what one `calldir lookup --index INDEX NUMBER` process costs, next to the
-# floor under it on this machine. hyperfine -N (no shell), medians of RUNS (default 300) in ms:
+# floor under it on this machine. hyperfine -N (no shell), ROUNDS (default 10) rounds of RUNS
+# (default 100) runs of every command, so that a noisy spell hits every command alike; prints
+# each command's median over all runs and the range of its round medians, in ms:
 #   /bin/true                         exec and exit of a small dynamic C program
 #   swift-hello                       a statically linked Swift `print` (the Swift runtime's start-up)
 #   calldir-oneshot                   the reader library alone (Benchmarks/Sources/calldir-oneshot)
@@ -15,10 +17,15 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/Benchmarks/out/oneshot
 mkdir -p "$out"
-(cd "$root" && swift build -c release --product calldir 2>&1 | grep -E "error|Compiling|Build" >&2)
+(cd "$root" && swift build -c release --product calldir 2>&1 && swift build -c release --product calldir-cli 2>&1) | grep -E "error|Compiling|Build" >&2
 (cd "$root/Benchmarks" && swift build -c release --product calldir-oneshot 2>&1 | grep -E "error|Compiling|Build" >&2)
-calldir=$root/.build/release/calldir
-oneshot=$root/Benchmarks/.build/release/calldir-oneshot
+# Timed as installed: copies (a binary just written by the linker sits in the page cache in
+# small pieces and took 5 more page faults and ~0.2 ms more per run than the same file copied).
+install -D "$root/.build/release/calldir" "$out/new/calldir"
+install -D "$root/Benchmarks/.build/release/calldir-oneshot" "$out/new/calldir-oneshot"
+calldir=$out/new/calldir
+oneshot=$out/new/calldir-oneshot
+if [ -n "${OLD:-}" ]; then install -D "$OLD" "$out/old/calldir"; OLD=$out/old/calldir; fi
 printf 'print("x")\n' >"$out/hello.swift"
 swiftc -O -static-executable "$out/hello.swift" -o "$out/swift-hello" 2>/dev/null
 tiny=$root/Tests/CallDirTests/Fixtures/tiny.calldir
@@ -28,10 +35,19 @@ while [ $# -ge 2 ]; do
     [ -n "${OLD:-}" ] && commands+=("$OLD lookup --index $1 $2")
     shift 2
 done
-hyperfine -N -i -w 20 -r "${RUNS:-300}" --export-json "$out/hyperfine.json" "${commands[@]}" >/dev/null 2>&1
+rm -f "$out"/round-*.json
+for round in $(seq "${ROUNDS:-10}"); do
+    hyperfine -N -i -w 5 -r "${RUNS:-100}" --export-json "$out/round-$round.json" "${commands[@]}" >/dev/null 2>&1
+done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$out/hyperfine.json" <<'PY'
-import json, statistics, sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print("%7.3f ms  %s" % (statistics.median(r["times"]) * 1e3, r["command"]))
+python3 - "$out"/round-*.json <<'PY'
+import collections, json, statistics, sys
+times, rounds = collections.defaultdict(list), collections.defaultdict(list)
+for path in sys.argv[1:]:
+    for r in json.load(open(path))["results"]:
+        times[r["command"]] += r["times"]
+        rounds[r["command"]].append(statistics.median(r["times"]))
+for command, t in times.items():
+    print("%7.3f ms  (rounds %.3f-%.3f)  %s" % (statistics.median(t) * 1e3, min(rounds[command]) * 1e3,
+                                              max(rounds[command]) * 1e3, command))
 PY
