@@ -170,12 +170,12 @@ public final class Compiler {
     /// reject it), then sort, or validate and encode.
     private func take(_ row: SourceRow, origin: Origin, kind: EntryKind, sink: inout EntrySink, sorter: ExternalSorter?,
                       ranges: inout [(range: NumberRange, label: UInt32, origin: Origin)]) throws {
-        guard let entry = try checkedRow(row, kind: kind, origin: origin) else { return }
+        guard let (entry, labelHash) = try checkedRow(row, kind: kind, origin: origin) else { return }
         let label = kind == .identify ? row.label : nil
         switch entry {
         case .number(let n):
             if let sorter { try sorter.append(number: n, origin: origin.raw, label: label) } else {
-                try sink.accept(n, origin: origin, label: label)
+                try sink.accept(n, origin: origin, label: label, labelHash: labelHash)
             }
         case .range(let r):
             summary.rangeRows += 1
@@ -187,28 +187,31 @@ public final class Compiler {
     @inline(__always)
     private func normalizedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
         if kind != .identify, let number = normalizer.validPlainNumber(row.number) { return .number(number) }
-        return try checkedRow(row, kind: kind, origin: origin)
+        return try checkedRow(row, kind: kind, origin: origin)?.entry
     }
 
+    /// The row's entry and, for an identification row, its label's hash (one per row, for the
+    /// checks here and the label's ref).
     @inline(never)
-    private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
+    private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> (entry: NormalizedEntry, labelHash: UInt64?)? {
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
             try reject(origin, reason: reason, text: row.number)
             return nil
         case .success(let entry):
-            if kind == .identify {
-                guard let label = row.label else {
-                    try reject(origin, reason: .missingLabel, text: row.number)
-                    return nil
-                }
-                // Labels seen before passed these checks; most rows repeat a known label.
-                if !labels.isShared(label), rangeLabels.knownID(label) == nil, let problem = LabelRule.problem(label) {
-                    try reject(origin, reason: problem, text: row.number)
-                    return nil
-                }
+            guard kind == .identify else { return (entry, nil) }
+            guard let label = row.label else {
+                try reject(origin, reason: .missingLabel, text: row.number)
+                return nil
             }
-            return entry
+            let hash = labels.hashPrefetchingSlot(label)
+            // Labels seen before passed these checks; most rows repeat a known label.
+            if !labels.isShared(label, hash: hash), rangeLabels.knownID(label, hash: hash) == nil,
+               let problem = LabelRule.problem(label) {
+                try reject(origin, reason: problem, text: row.number)
+                return nil
+            }
+            return (entry, hash)
         }
     }
 

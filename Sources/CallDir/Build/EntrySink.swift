@@ -32,7 +32,8 @@ struct EntrySink {
     var count: Int { encoder.count }
 
     @inline(__always)
-    mutating func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
+    /// `labelHash`: the label's `LabelTable.hash` when the caller has it (computed here if not).
+    mutating func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?, labelHash: UInt64? = nil) throws {
         if number <= previous {
             try misplaced(number, origin: origin, label: label)
             return
@@ -46,7 +47,7 @@ struct EntrySink {
         }
         var id: UInt32 = 0
         if kind == .identify, let label {
-            id = try labels.ref(for: label)
+            id = try labels.ref(for: label, hash: labelHash ?? LabelTable.hash(label))
             if dedupe { previousLabel.removeAll(keepingCapacity: true); previousLabel.append(contentsOf: label) }
         }
         try encoder.append(number, label: id)
