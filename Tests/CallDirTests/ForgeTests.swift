@@ -113,4 +113,53 @@ struct ForgeTests {
             }
         }
     }
+
+    /// The load checkpoint's fields (FORMAT.md, "Load checkpoint"), offset and width.
+    static let checkpointFields = [(0, 4), (4, 2), (6, 2), (8, 4), (12, 4), (16, 8), (24, 8), (32, 8)]
+
+    @Test("every load-checkpoint field forged with a valid CRC: refused, or read back exactly; loading from it never traps")
+    func forgeCheckpointFields() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let path = folder.file("i.calldir")
+        let (bytes, _) = try makeIndex(folder)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        let index = try CallDirIndex(path: path)
+        // Real checkpoints: after each request of a load in small requests, and one of an update.
+        var samples: [LoadCheckpoint] = []
+        let simulator = CallKitSimulator()
+        var committed: LoadCheckpoint?
+        repeat {
+            simulator.beginRequest(systemSaysIncremental: true)
+            committed = try DeviceLoader(index: index, requestSize: 3).loadRequest(into: simulator, resumingFrom: committed).checkpoint
+            #expect(simulator.endRequest().succeeded)
+            samples.append(committed!)
+        } while !committed!.isFinished && samples.count < 1_000
+        var update = LoadCheckpoint(indexChecksum: index.checksum)
+        update.update = .init(fromChecksum: index.checksum, phase: .addBlocking)
+        update.lastBlockingNumber = 33_100_000_000
+        samples.append(update)
+
+        var forged = 0, refused = 0
+        for sample in samples {
+            for (offset, width) in Self.checkpointFields {
+                let value = Forger(bytes: sample.bytes).read(offset, width)!
+                for forgery in Forger.forgeries(of: value, width: width) {
+                    var forger = Forger(bytes: Array(sample.bytes.prefix(40)))
+                    forger.write(offset, width, forgery)
+                    let crc = Checksum.crc32(forger.bytes)
+                    let bytes = forger.bytes + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * UInt32($0))) }
+                    forged += 1
+                    guard let checkpoint = try? LoadCheckpoint(bytes: bytes) else { refused += 1; continue }
+                    #expect(checkpoint.bytes == bytes, "field @\(offset) = \(forgery) read back differently")
+                    let device = CallKitSimulator()
+                    device.beginRequest(systemSaysIncremental: true)
+                    _ = try? DeviceLoader(index: index, previous: index, requestSize: 5).loadRequest(into: device, resumingFrom: checkpoint)
+                    _ = device.endRequest()
+                }
+            }
+        }
+        #expect(forged > 300)
+        #expect(refused > forged / 4, "only \(refused) of \(forged) forged checkpoints were refused")
+    }
 }

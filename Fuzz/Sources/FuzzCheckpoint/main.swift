@@ -1,8 +1,20 @@
 @testable import CallDirReader
 import FuzzSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // The load checkpoint reader: raw input, and bytes 4..<40 after the magic with a valid CRC appended (so
-// the field checks are reached). Whatever decodes must encode back to the same bytes.
+// the field checks are reached). Whatever decodes must encode back to the same bytes, and one
+// request loaded from it into the CallKit simulator must not trap: its checksums are set to a
+// real index's (and, for an update, the same index as OLD) so that resumes and updates are reached.
+let indexPath = getenv("CALLDIR_FUZZ_INDEX").map { String(cString: $0) } ?? "../Tests/CallDirTests/Fixtures/tiny.calldir"
+let index: CallDirIndex = {
+    guard let index = try? CallDirIndex(path: indexPath) else { fatalError("cannot open \(indexPath); set CALLDIR_FUZZ_INDEX") }
+    return index
+}()
+
 runFuzzer { data, size in
     let input = Array(fuzzBytes(data, size))
     _ = try? LoadCheckpoint(bytes: input)
@@ -11,8 +23,14 @@ runFuzzer { data, size in
     fixed += [UInt8](repeating: 0, count: 40 - fixed.count)
     let crc = Checksum.crc32(fixed)
     fixed += [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)]
-    if let checkpoint = try? LoadCheckpoint(bytes: fixed) {
+    if var checkpoint = try? LoadCheckpoint(bytes: fixed) {
         precondition(checkpoint.bytes == fixed, "checkpoint does not round-trip")
+        checkpoint.indexChecksum = index.checksum
+        checkpoint.update?.fromChecksum = index.checksum
+        let device = CallKitSimulator()
+        device.beginRequest(systemSaysIncremental: input.first.map { $0 & 1 == 0 } ?? true)
+        _ = try? DeviceLoader(index: index, previous: index, requestSize: 7).loadRequest(into: device, resumingFrom: checkpoint)
+        _ = device.endRequest()
     }
     return 0
 }

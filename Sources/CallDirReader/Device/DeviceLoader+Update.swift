@@ -39,7 +39,7 @@ extension DeviceLoader {
             let fed = phase.removes ? try Self.feedRemovals(stream, into: context, limit: budget)
                                     : try Self.feed(stream, into: context, limit: budget)
             budget -= fed
-            next.entriesLoaded += Int64(fed)
+            next.countFed(fed)
             switch phase {
             case .removeBlocking: step.blockingRemovals += fed
             case .removeIdentification: step.identificationRemovals += fed

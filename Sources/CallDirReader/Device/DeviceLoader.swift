@@ -68,7 +68,7 @@ public struct DeviceLoader {
             next.lastIdentificationNumber = stream.lastNumber
             next.identificationFinished = try stream.atEnd()
         }
-        next.entriesLoaded += Int64(step.blockingEntries + step.identificationEntries)
+        next.countFed(step.blockingEntries + step.identificationEntries)
         step.checkpoint = next
         return step
     }

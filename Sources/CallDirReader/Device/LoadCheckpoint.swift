@@ -31,6 +31,14 @@ public struct LoadCheckpoint: Equatable, Sendable {
     /// True when the device holds every entry of the index.
     public var isFinished: Bool { blockingFinished && identificationFinished }
 
+    /// Counts `fed` more entries, stopping at Int64.max: the count is for progress only, and a
+    /// stored checkpoint (a valid CRC proves nothing against a forger) may hold any value.
+    @inlinable
+    public mutating func countFed(_ fed: Int) {
+        let (sum, overflow) = entriesLoaded.addingReportingOverflow(Int64(fed))
+        entriesLoaded = overflow ? .max : sum
+    }
+
     /// An update under way: which index the device held, and how far the changes went.
     public struct Update: Equatable, Sendable {
         /// The checksum of the index the device held completely before the update.
