@@ -13,6 +13,8 @@
 set -euo pipefail
 dir=$1; shift
 script=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=wrk-rate.sh
+source "$script/wrk-rate.sh"
 raw=$(mktemp)
 fuzzers=$(pgrep -f 'release/Fuzz' | tr '\n' ' ' || true)
 pause() { [ -z "$fuzzers" ] || kill -STOP $fuzzers 2>/dev/null || true; }
@@ -29,14 +31,9 @@ for _ in $(seq "${ROUNDS:-5}"); do
             [ "${DAEMON:-1}" = 1 ] && [ -x "$bin/calldir-serve" ] || continue
             "$bin/calldir" serve --index "$dir/$kind.calldir" --port "$port" --threads 1 2>/dev/null &
             server=$!
-            for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+            wait_for_serve "$port" || true
             pause
-            rate=$(wrk -t1 -c4 -s "$script/batch.lua" -d4s --timeout 5s "http://127.0.0.1:$port" -- "$dir/queries-1000000.txt" 1000 |
-                python3 -c 'import sys
-line = next(l for l in sys.stdin if l.startswith("RESULT"))
-f = dict(kv.split("=") for kv in line.split()[1:])
-assert int(f["status_errors"]) + int(f["socket_errors"]) == 0, line
-print(round(int(f["requests"]) * 1000 / (int(f["duration_us"]) / 1e6)))')
+            rate=$(wrk_rate "$port" "$script/batch.lua" 4 4s "$dir/queries-1000000.txt" 1000)
             resume
             kill -TERM $server; wait $server || true
             echo "$bin post-$kind $rate 0" >>"$raw"

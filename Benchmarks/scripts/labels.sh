@@ -25,6 +25,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=wrk-rate.sh
+source "$root/Benchmarks/scripts/wrk-rate.sh"
 sizes=${SIZES:-1000000 10000000}
 fractions=${FRACTIONS:-0.1 1.0}
 rounds=${ROUNDS:-3}
@@ -77,23 +79,16 @@ timed() {
 
 # served NAME INDEX: appends "NAME-get requests/s 0" and "NAME-post numbers/s 0" to $results.
 served() {
-    local tag=$1 pid rate batch
+    local tag=$1 pid rate
     # Another process on the port would answer instead of ours: refuse to measure it.
     ! curl -s "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 || { log "port $port is in use: set PORT"; exit 2; }
     "$calldir" serve --index "$2" --port "$port" --threads 1 2>"$out/serve.log" &
     pid=$!
-    for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-    kill -0 $pid 2>/dev/null && curl -sf "http://127.0.0.1:$port/healthz" >/dev/null \
+    wait_for_serve "$port" && kill -0 $pid 2>/dev/null \
         || { log "calldir serve did not start"; cat "$out/serve.log" >&2; exit 2; }
     for kind in get post; do
-        if [ $kind = get ]; then set -- -c64 -s "$root/Benchmarks/scripts/lookup.lua"; batch=1
-        else set -- -c4 -s "$root/Benchmarks/scripts/batch.lua"; batch=1000; fi
-        rate=$(wrk -t1 "$@" -d"$duration" --timeout 5s "http://127.0.0.1:$port" -- "$sample" $batch | python3 -c '
-import sys
-line = next(l for l in sys.stdin if l.startswith("RESULT"))
-f = dict(kv.split("=") for kv in line.split()[1:])
-assert int(f["status_errors"]) + int(f["socket_errors"]) == 0, line
-print(round(int(f["requests"]) * int(sys.argv[1]) / (int(f["duration_us"]) / 1e6)))' $batch)
+        if [ $kind = get ]; then rate=$(wrk_rate "$port" "$root/Benchmarks/scripts/lookup.lua" 64 "$duration" "$sample" 1)
+        else rate=$(wrk_rate "$port" "$root/Benchmarks/scripts/batch.lua" 4 "$duration" "$sample" 1000); fi
         echo "$tag-$kind $rate 0" >>"$results"
     done
     kill -TERM $pid
