@@ -4,7 +4,7 @@ import Testing
 @testable import CallDirReader
 
 /// File-system failures injected through `Syscalls` (no `ulimit`): a compile, with or without
-/// a spilling sort and a rejects list, and an export each leave the old output byte-identical
+/// a spilling sort and a rejects list, a diff, a patch and an export each leave the old output byte-identical
 /// and no temporary behind; readers report the failure as a `CallDirError` naming the file.
 /// Every fault is scoped to the test's own folder, and each test checks that it fired.
 @Suite("Injected file-system faults")
@@ -125,6 +125,46 @@ struct InjectedFaultTests {
         #expect(left == ["export.txt", "index.cdx", "list.txt"])
         // Without the fault the same export goes through: the failure was the fault's.
         #expect(try Exporter(index: index, options: ExportOptions(format: .text)).run(to: oldExport).records > 0)
+    }
+
+    /// The deltas' outputs: `calldir diff` writes d.delta, `calldir patch` new.calldir.
+    static let deltaCases = publishingCases("/.d.delta.calldir.tmp").map { ("diff", $0) }
+        + publishingCases("/.new.calldir.calldir.tmp").map { ("patch", $0) }
+
+    @Test("diff and patch: a failed write, fsync or rename leaves the old output", arguments: deltaCases)
+    func deltaFaults(_ command: String, _ fault: Case) throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let oldList = Self.writeList(folder, "old.txt", count: 3_000, seed: 4, sorted: true)
+        let newList = Self.writeList(folder, "new.txt", count: 3_000, seed: 5, sorted: true)
+        try compile(block: [oldList], output: folder.file("old.calldir"))
+        try compile(block: [newList], output: folder.file("made.calldir"))
+        let old = try CallDirIndex(path: folder.file("old.calldir"))
+        func diff() throws {
+            _ = try Differ.diff(old: old, new: CallDirIndex(path: folder.file("made.calldir")), output: folder.file("d.delta"),
+                                temporaryFolder: folder.path)
+        }
+        func patch() throws {
+            _ = try Patcher.patch(old: old, delta: DeltaFile(path: folder.file("d.delta")), output: folder.file("new.calldir"),
+                                  temporaryFolder: folder.path)
+        }
+        if command == "patch" { try diff() }
+        let target = folder.file(command == "diff" ? "d.delta" : "new.calldir")
+        _ = folder.write(command == "diff" ? "d.delta" : "new.calldir", "an older output\n")
+        let before = fileBytes(target)
+        let id = Syscalls.inject(fault.call, errno: fault.code, pathContaining: folder.path + fault.target)
+        let error = #expect(throws: CallDirError.self) { try command == "diff" ? diff() : patch() }
+        let fired = Syscalls.removeFault(id)
+        Self.expectReports(error, fault.code, path: target)
+        #expect(fired > 0, "the fault never fired")
+        #expect(fileBytes(target) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["d.delta", "made.calldir", "new.calldir", "new.txt", "old.calldir", "old.txt"].filter {
+            command == "patch" || $0 != "new.calldir"
+        })
+        // Without the fault the same command goes through.
+        try command == "diff" ? diff() : patch()
+        if command == "patch" { #expect(fileBytes(target) == fileBytes(folder.file("made.calldir"))) }
     }
 
     @Test("an input list read with EIO: a CallDirError naming the file, the old index kept")
