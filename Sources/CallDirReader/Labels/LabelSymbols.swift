@@ -69,9 +69,18 @@ package struct LabelSymbols: Sendable {
     /// advances by its length, so the buffer has 8 bytes of slack past the longest text.
     @inline(__always)
     package func withDecoded<R>(_ codes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        try withDecoded(codes) { text, _ in try body(text) }
+    }
+
+    /// `withDecoded`, also telling `body` whether the text is ASCII: the decode ORs together
+    /// every symbol word and literal it writes, so a lookup that must check the text's UTF-8
+    /// need not read it again for the common case.
+    @inline(__always)
+    package func withDecoded<R>(_ codes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, _ isASCII: Bool) throws -> R) rethrows -> R? {
         let limit = IndexFormat.maxLabelBytes
         return try withUnsafeTemporaryAllocation(byteCount: limit + 16, alignment: 8) { buffer -> R? in
             guard let base = buffer.baseAddress else { return nil }
+            var bits: UInt64 = 0  // every byte written, ORed: bit 7 of some byte set = not ASCII
             let length: Int? = words.withUnsafeBufferPointer { words in
                 lengths.withUnsafeBufferPointer { lengths in
                     var at = 0, i = 0
@@ -80,12 +89,15 @@ package struct LabelSymbols: Sendable {
                         guard at <= limit else { return nil }
                         let code = Int(codes[i])
                         if code < count {
-                            base.storeBytes(of: words[code].littleEndian, toByteOffset: at, as: UInt64.self)
+                            let word = words[code]
+                            base.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt64.self)
+                            bits |= word
                             at &+= Int(lengths[code])
                             i &+= 1
                         } else {
                             guard code == Int(Self.escape), i &+ 1 < codes.count else { return nil }
                             base.storeBytes(of: codes[i &+ 1], toByteOffset: at, as: UInt8.self)
+                            bits |= UInt64(codes[i &+ 1])
                             at &+= 1
                             i &+= 2
                         }
@@ -94,7 +106,7 @@ package struct LabelSymbols: Sendable {
                 }
             }
             guard let length else { return nil }
-            return try body(UnsafeRawBufferPointer(start: base, count: length))
+            return try body(UnsafeRawBufferPointer(start: base, count: length), bits & 0x8080_8080_8080_8080 == 0)
         }
     }
 }

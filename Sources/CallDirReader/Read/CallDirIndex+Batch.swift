@@ -68,10 +68,10 @@ extension CallDirIndex {
         }
         guard let labelRef else { return try body(view) }
         let check = !isVerified
-        try labels.withBytes(of: labelRef, check: check, path: path) { text in
+        try labels.withText(of: labelRef, check: check, path: path) { text, isASCII in
             // A verified index holds valid UTF-8 only; else a forged label is repaired as
             // `String(decoding:)` would, so views and Strings agree byte for byte.
-            guard !check || LabelRule.isValidUTF8(text) else {
+            guard !check || isASCII || LabelRule.isValidUTF8(text) else {
                 var repaired = String(decoding: text, as: UTF8.self)
                 return try repaired.withUTF8 { view.label = UnsafeRawBufferPointer($0); try body(view) }
             }
