@@ -117,7 +117,7 @@ struct CompileLookupCLITests {
         #expect(try CLI.run(["compile", "-q", "--block", block, "-o", index, "--build-time", "1767225600"]).status == 0)
         let result = try CLI.run(["inspect", "--json", index])
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(object?["formatVersion"] as? String == "2.1")
+        #expect(object?["formatVersion"] as? String == "3.0")
         #expect(object?["blockedNumbers"] as? Int == 2)
         #expect(object?["blockedRangeNumbers"] as? Int == 10_000)
         #expect(object?["buildTime"] as? String == "2026-01-01T00:00:00Z")

@@ -21,7 +21,7 @@ struct DeltaCLITests {
         #expect(summary?["removedBlocked"] as? Int == 1 && summary?["addedBlocked"] as? Int == 1 && summary?["addedRanges"] as? Int == 1)
         let inspect = try CLI.run(["inspect", "--json", scratch.file("d.delta")])
         let info = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
-        #expect(inspect.status == 0 && info?["kind"] as? String == "delta" && info?["formatVersion"] as? String == "1.0")
+        #expect(inspect.status == 0 && info?["kind"] as? String == "delta" && info?["formatVersion"] as? String == "2.0")
         #expect(try CLI.run(["verify", scratch.file("d.delta")]).stdout.hasPrefix("ok: "))
         #expect(try CLI.run(["patch", "-q", scratch.file("old.calldir"), scratch.file("d.delta"), "-o", scratch.file("p.calldir")]).status == 0)
         #expect(FileManager.default.contents(atPath: scratch.file("p.calldir")) == FileManager.default.contents(atPath: scratch.file("new.calldir")))

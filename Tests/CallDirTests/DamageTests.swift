@@ -82,7 +82,7 @@ struct DamageTests {
         defer { folder.remove() }
         let (path, _) = try makeIndex(folder)
         var bytes = fileBytes(path)
-        for (version, words) in [(UInt8(3), "version 3"), (1, "format 1.0, written by calldir 0.1: recompile")] {
+        for (version, words) in [(UInt8(4), "version 4"), (1, "format 1.0, written by calldir 0.1: recompile")] {
             bytes[8] = version
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             do {

@@ -127,6 +127,28 @@ struct DeltaTests {
         #expect(throws: CallDirError.self) { try CallDirIndex(path: folder.file("d.delta")) }
     }
 
+    @Test("versions: diff refuses a NEW in an older index format (patch could not rebuild it); a 1.0 delta is refused")
+    func versions() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let fixtures = GoldenFixtureTests.fixtures
+        let old = try CallDirIndex(path: fixtures.appendingPathComponent("tiny.calldir").path)
+        let older = try CallDirIndex(path: fixtures.appendingPathComponent("tiny-2.1.calldir").path)
+        let error = #expect(throws: CallDirError.self) { try Differ.diff(old: old, new: older, output: folder.file("d.delta")) }
+        #expect(error?.code == .unsupportedVersion && error?.message.contains("recompile NEW") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("d.delta")))
+        // An older OLD is fine: patch reads its entries, not its bytes.
+        let path = folder.file("e.delta")
+        _ = try Differ.diff(old: older, new: old, output: path)
+        try Patcher.patch(old: older, delta: DeltaFile(path: path), output: folder.file("new.calldir"))
+        #expect(fileBytes(folder.file("new.calldir")) == fileBytes(old.path))
+        var forger = Forger(bytes: fileBytes(path))
+        forger.write(8, 2, 1)  // delta format 1.0: its label stores had no step tables
+        forger.reseal()
+        let refused = #expect(throws: CallDirError.self) { try DeltaFile(path: folder.write("v1.delta", forger.bytes)) }
+        #expect(refused?.code == .unsupportedVersion && refused?.message.contains("diff the two indexes again") == true)
+    }
+
     @Test("every byte flip of a delta: verify refuses it; patch refuses it or still writes NEW exactly")
     func flips() throws {
         let folder = TempFolder()

@@ -6,7 +6,7 @@ import Testing
 /// Format 2's labels: every entry answers its own label, whatever mix of shared and stream
 /// labels the compile chose; decisions depend on the entries, not the row order; the shared
 /// store stops at its limit; text of any UTF-8 survives the symbol coding.
-@Suite("Label stores (format 2)")
+@Suite("Label stores (formats 2 and 3)")
 struct LabelStoreTests {
     /// Rows with a realistic mix: a few frequent labels, many unique names, some non-ASCII.
     static func rows(count: Int, seed: UInt64) -> [(Int64, String)] {
@@ -128,6 +128,73 @@ struct LabelStoreTests {
         #expect(error?.message.contains("stream-labels: label block 15 fails its checksum") == true, "\(String(describing: error))")
         let verify = #expect(throws: CallDirError.self) { try CallDirIndex(path: path, verify: true) }
         #expect(verify?.message.contains("stream-labels") == true, "\(String(describing: verify))")
+    }
+
+    /// Offsets of labels 4, 8, ... in a label block, found by walking its LEB128 lengths from
+    /// the end of a step table of `tableSize` bytes (independently of the reader's code).
+    static func walkedSteps(_ block: ArraySlice<UInt8>, tableSize: Int) -> [Int] {
+        var steps: [Int] = []
+        var at = tableSize, n = 0
+        while at < block.count {
+            if n > 0, n % 4 == 0 { steps.append(at) }
+            var length = Int(block[block.startIndex + at] & 0x7F)
+            if block[block.startIndex + at] & 0x80 != 0 {
+                at += 1
+                length |= Int(block[block.startIndex + at]) << 7
+            }
+            at += 1 + length
+            n += 1
+        }
+        return steps
+    }
+
+    @Test("format 3: every label block starts with a step table naming where labels 4, 8, ... start")
+    func stepTables() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        // 70 stream labels (blocks of 32, 32 and 6), lengths varying; one over 127 coded bytes.
+        let rows = (0..<70).map { i in
+            (Int64(12_015_550_000) + Int64(i) * 3, i == 37 ? String(repeating: "Zq", count: 90) + " \(i)" : "Business \(String(repeating: "x", count: i % 9)) \(i)")
+        }
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        let bytes = fileBytes(path)
+        let blocks = Forger(bytes: bytes).labelBlocks(11)
+        #expect(blocks.count == 3)
+        for (b, labels) in zip(blocks, [32, 32, 6]) {
+            let tableSize = 2 * ((labels + 3) / 4 - 1)
+            let block = bytes[b.start..<b.end]
+            let table = (0..<(tableSize / 2)).map { Int(block[b.start + 2 * $0]) | Int(block[b.start + 2 * $0 + 1]) << 8 }
+            #expect(table == Self.walkedSteps(block, tableSize: tableSize) && table.count == (labels + 3) / 4 - 1)
+        }
+        let index = try CallDirIndex(path: path, verify: true)
+        for (n, label) in rows { #expect(try index.lookup(n).label == label) }
+    }
+
+    @Test("a forged step table entry with valid checksums never traps: lookups answer or throw, verify names it")
+    func forgedStepTable() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let rows = (0..<40).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }
+        let path = folder.file("i.calldir")
+        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        let original = Forger(bytes: fileBytes(path))
+        let block = try #require(original.labelBlocks(11).first)
+        for entry in 0..<7 {
+            let value = try #require(original.read(block.start + 2 * entry, 2))
+            for forged in Forger.forgeries(of: value, width: 2) + [0, 13, 14, UInt64(block.end - block.start)] where forged != value {
+                var forger = original
+                forger.write(block.start + 2 * entry, 2, forged)
+                forger.reseal()
+                let file = folder.write("forged.calldir", forger.bytes)
+                let index = try CallDirIndex(path: file)
+                for (n, _) in rows.prefix(32) {
+                    do { _ = try index.lookup(n) } catch is CallDirError {}  // an answer or an error, never a trap
+                }
+                let verify = #expect(throws: CallDirError.self, "entry \(entry) = \(forged)") { try CallDirIndex(path: file, verify: true) }
+                #expect(verify?.message.contains("step table") == true, "\(String(describing: verify))")
+            }
+        }
     }
 
     @Test("the label rule's 8-bytes-at-a-time ASCII check agrees with a byte-by-byte one")

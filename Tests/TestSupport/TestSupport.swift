@@ -22,6 +22,14 @@ public struct TempFolder: Sendable {
         return p
     }
 
+    /// Writes `bytes` to `name` in the folder; returns the path.
+    @discardableResult
+    public func write(_ name: String, _ bytes: [UInt8]) -> String {
+        let p = file(name)
+        _ = FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        return p
+    }
+
     /// Writes `lines`, each ended by a newline.
     @discardableResult
     public func write(_ name: String, _ lines: [String]) -> String { write(name, lines.joined(separator: "\n") + "\n") }

@@ -7,7 +7,7 @@ import CallDirReader
 /// number blocks and label blocks by CRC as they are read; `verify: true` checks everything.
 public final class DeltaFile {
     public static let magic: [UInt8] = [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x4C, 0x54, 0x1A]  // "CALLDLT", 0x1A
-    public static let majorVersion: UInt16 = 1
+    public static let majorVersion: UInt16 = 2
     public static let minorVersion: UInt16 = 0
 
     public let path: String

@@ -5,6 +5,12 @@ import CallDirReader
 public enum Differ {
     public static func diff(old: CallDirIndex, new: CallDirIndex, output: String,
                             temporaryFolder: String = "/tmp") throws -> DeltaSummary {
+        // Patch rebuilds NEW as this calldir compiles; an older format's bytes it cannot match.
+        let current = "\(IndexFormat.majorVersion).\(IndexFormat.minorVersion)"
+        guard new.formatVersion == current else {
+            throw CallDirError(.unsupportedVersion, "NEW is in index format \(new.formatVersion) and patch writes \(current): "
+                               + "recompile NEW with this calldir, then diff", path: new.path)
+        }
         let started = monotonicSeconds()
         let writer = try IndexWriter(destination: output)
         do {

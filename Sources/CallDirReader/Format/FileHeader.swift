@@ -45,10 +45,10 @@ package struct FileHeader: Equatable {
                                + "this calldir (it reads format \(IndexFormat.majorVersion).0, whose labels are stored compressed)",
                                path: path)
         }
-            guard major == IndexFormat.majorVersion else {
+            guard IndexFormat.readableMajorVersions.contains(major) else {
                 throw CallDirError(.unsupportedVersion,
-                                   "index format version \(major) is not supported (this calldir reads version \(IndexFormat.majorVersion)); recompile the list",
-                                   path: path)
+                                   "index format version \(major) is not supported (this calldir reads versions 2 and \(IndexFormat.majorVersion)); "
+                                   + "recompile the list", path: path)
             }
         }
     }

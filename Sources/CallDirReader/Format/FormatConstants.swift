@@ -6,9 +6,11 @@ public enum IndexFormat {
     /// "CDIRTAIL": last 8 bytes of every complete file.
     package static let trailerMagic: [UInt8] = [0x43, 0x44, 0x49, 0x52, 0x54, 0x41, 0x49, 0x4C]
 
-    /// Readers refuse a different major version; minor versions only add optional sections.
-    public static let majorVersion: UInt16 = 2
-    public static let minorVersion: UInt16 = 1
+    /// The version this calldir writes. Minor versions only add optional sections.
+    public static let majorVersion: UInt16 = 3
+    public static let minorVersion: UInt16 = 0
+    /// Major versions it reads: 2 differs from 3 only in label blocks without a step table.
+    package static let readableMajorVersions: ClosedRange<UInt16> = 2...3
 
     package static let headerSize = 64
     package static let sectionEntrySize = 32

@@ -69,5 +69,5 @@ public struct IndexMetadata: Equatable, Sendable {
 }
 
 public enum CallDirVersion {
-    public static let string = "0.2.0"
+    public static let string = "0.3.0"
 }

@@ -12,6 +12,14 @@ package enum LabelStoreLayout {
     /// A lookup skips on average half a block's labels to reach its own: 32 keeps that to
     /// about 15 short hops, for 0.25 directory bytes per label.
     package static let labelsPerBlock = 32
+    /// Format 3: a block starts with the u16 offsets of its labels 4, 8, ..., so a lookup hops
+    /// over at most 3 labels (1.5 on average) instead of 15.5: 14 bytes per block, 0.44 per label.
+    /// Format 2 stores have no step table (0 in the header).
+    package static let labelsPerStep = 4
+
+    /// Bytes of the step table of a block of `k` labels (format 3).
+    @inline(__always)
+    package static func stepTableSize(labels k: Int) -> Int { 2 * max(0, (k + labelsPerStep - 1) / labelsPerStep - 1) }
     package static let directoryEntrySize = 8
     /// Longest coded label: every byte escaped.
     package static let maxCodedLength = 2 * IndexFormat.maxLabelBytes

@@ -10,14 +10,19 @@ package struct LabelStoreReader {
     package let count: Int
     package let blockCount: Int
     package let name: String
+    /// Labels per step of the blocks' step tables: 4, or 0 in a format 2 store (no table).
+    package let labelsPerStep: Int
     private let directoryOffset: Int
     private let checked: CheckedBlocks
 
-    package init(_ section: UnsafeRawBufferPointer, name: String, path: String) throws {
+    /// `labelsPerStep`: what the file's version says the header holds (4 in format 3, 0 in 2).
+    package init(_ section: UnsafeRawBufferPointer, name: String, labelsPerStep: Int = LabelStoreLayout.labelsPerStep,
+                 path: String) throws {
         func damage(_ message: String) -> CallDirError { CallDirError(.corruptIndex, "\(name): \(message)", path: path) }
         guard let count = section.readLE(UInt64.self, at: 0), let perBlock = section.readLE(UInt32.self, at: 8),
-              section.readLE(UInt32.self, at: 12) == 0 else { throw damage("section too short") }
+              let perStep = section.readLE(UInt32.self, at: 12) else { throw damage("section too short") }
         guard perBlock == UInt32(LabelStoreLayout.labelsPerBlock) else { throw damage("unexpected block size \(perBlock)") }
+        guard perStep == UInt32(labelsPerStep) else { throw damage("unexpected step size \(perStep)") }
         guard count <= UInt64(LabelRef.maxStreamLabels) else { throw damage("impossible label count \(count)") }
         let blockCount = (Int(count) + LabelStoreLayout.labelsPerBlock - 1) / LabelStoreLayout.labelsPerBlock
         let directoryLength = blockCount * LabelStoreLayout.directoryEntrySize
@@ -29,6 +34,7 @@ package struct LabelStoreReader {
         self.count = Int(count)
         self.blockCount = blockCount
         self.name = name
+        self.labelsPerStep = labelsPerStep
         directoryOffset = d
         checked = CheckedBlocks(blockCount: blockCount)
     }
@@ -57,6 +63,10 @@ package struct LabelStoreReader {
         return bytes
     }
 
+    /// Labels in block `b` (32, the last block the rest).
+    @inline(__always)
+    package func labels(inBlock b: Int) -> Int { min(LabelStoreLayout.labelsPerBlock, count &- b &* LabelStoreLayout.labelsPerBlock) }
+
     /// Starts loading the directory entry of label `i`'s block (batch lookups).
     @inline(__always)
     package func prefetchDirectoryEntry(ofLabel i: Int) {
@@ -77,9 +87,19 @@ package struct LabelStoreReader {
 
     /// The coded bytes of label `i` (< count).
     package func codes(_ i: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
-        let block = try checkedBlock(i / LabelStoreLayout.labelsPerBlock, check: check, path: path)
+        let b = i / LabelStoreLayout.labelsPerBlock
+        let block = try checkedBlock(b, check: check, path: path)
         var at = 0
         var skip = i % LabelStoreLayout.labelsPerBlock
+        if labelsPerStep > 0 {  // start at the step table's label at or before i
+            let table = LabelStoreLayout.stepTableSize(labels: labels(inBlock: b))
+            let step = skip / labelsPerStep
+            at = step == 0 ? table : Int(block.readLE(UInt16.self, at: 2 * (step - 1)) ?? 0)
+            guard table <= block.count, at >= table else {
+                throw CallDirError(.corruptIndex, "\(name): label block \(b) has a malformed step table; run `calldir verify`", path: path)
+            }
+            skip -= step * labelsPerStep
+        }
         while true {
             guard let length = LabelStoreLayout.readLength(block, at: &at, end: block.count),
                   length <= LabelStoreLayout.maxCodedLength, length <= block.count - at else {
@@ -93,11 +113,21 @@ package struct LabelStoreReader {
 
     /// Calls `body` with the codes of every label of block `b` in order; returns how many
     /// labels it held (the caller compares with what the block should hold). For `verify`.
+    /// The step table (format 3) must name where every 4th label starts.
     package func forEachLabel(inBlock b: Int, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
         let block = try checkedBlock(b, check: true, path: path)
-        var at = 0
+        let table = labelsPerStep > 0 ? LabelStoreLayout.stepTableSize(labels: labels(inBlock: b)) : 0
+        guard table <= block.count else { throw CallDirError(.corruptIndex, "\(name): block \(b) is shorter than its step table", path: path) }
+        var at = table
         var n = 0
         while at < block.count {
+            if labelsPerStep > 0, n > 0, n % labelsPerStep == 0, 2 * (n / labelsPerStep) <= table {
+                let step = n / labelsPerStep
+                guard block.readLE(UInt16.self, at: 2 * (step - 1)).map(Int.init) == at else {
+                    throw CallDirError(.corruptIndex, "\(name): block \(b) step table entry \(step - 1) does not locate label \(n)",
+                                       path: path)
+                }
+            }
             guard let length = LabelStoreLayout.readLength(block, at: &at, end: block.count),
                   length <= LabelStoreLayout.maxCodedLength, length <= block.count - at else {
                 throw CallDirError(.corruptIndex, "\(name): block \(b) label \(n) is malformed", path: path)

@@ -52,9 +52,12 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
         identified = try NumberSetReader(data: section(.identifiedNumbers), directorySection: section(.identifiedDirectory),
                                          pagesSection: paged ? section(.identifiedDirectoryPages) : nil,
                                          name: SectionKind.identifiedNumbers.name, identified: true, path: path)
+        let perStep = header.major >= 3 ? LabelStoreLayout.labelsPerStep : 0  // format 2: no step tables
         labels = LabelReader(symbols: try LabelSymbols(section: section(.labelSymbols), path: path),
-                             shared: try LabelStoreReader(section(.sharedLabels), name: SectionKind.sharedLabels.name, path: path),
-                             stream: try LabelStoreReader(section(.streamLabels), name: SectionKind.streamLabels.name, path: path))
+                             shared: try LabelStoreReader(section(.sharedLabels), name: SectionKind.sharedLabels.name,
+                                                          labelsPerStep: perStep, path: path),
+                             stream: try LabelStoreReader(section(.streamLabels), name: SectionKind.streamLabels.name,
+                                                          labelsPerStep: perStep, path: path))
         // The stores' counts are not covered by a CRC checked at open; metadata's are.
         guard labels.shared.count == metadata.sharedLabels, labels.stream.count == metadata.streamLabels else {
             throw CallDirError(.corruptIndex, "label stores hold \(labels.shared.count) shared and \(labels.stream.count) "

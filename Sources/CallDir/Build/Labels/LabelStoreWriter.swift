@@ -1,6 +1,7 @@
 import CallDirReader
 
-/// Codes labels into the blocks of a label store (`LabelStoreLayout`), 32 to a block, handing
+/// Codes labels into the blocks of a label store (`LabelStoreLayout`), 32 to a block, each
+/// led by its step table (the offsets of labels 4, 8, ... 28), handing
 /// each finished block to `sink` and keeping the directory (8 bytes per block) in memory;
 /// `writeSection` then writes the header, the blocks and the directory as one section. The
 /// blocks may go to memory (shared labels) or to a spill file (stream labels, coded as they
@@ -9,7 +10,8 @@ struct LabelStoreWriter {
     private let coder: LabelCoder
     private let sink: (UnsafeRawBufferPointer) throws -> Void
     private(set) var count = 0
-    private var block: [UInt8] = []
+    private var block: [UInt8] = []  // the labels of the current block (its step table is added at flush)
+    private var steps: [Int] = []  // where labels 4, 8, ... of the current block start in `block`
     private var codes: [UInt8] = []
     /// Per finished block: offset from the first block, CRC.
     private(set) var directory: [(offset: Int, crc: UInt32)] = []
@@ -24,6 +26,8 @@ struct LabelStoreWriter {
     mutating func append(_ label: UnsafeRawBufferPointer) throws {
         codes.removeAll(keepingCapacity: true)
         coder.encode(label, into: &codes)
+        let inBlock = count % LabelStoreLayout.labelsPerBlock
+        if inBlock > 0, inBlock % LabelStoreLayout.labelsPerStep == 0 { steps.append(block.count) }
         LabelStoreLayout.appendLength(codes.count, to: &block)
         block.append(contentsOf: codes)
         count += 1
@@ -35,10 +39,15 @@ struct LabelStoreWriter {
 
     private mutating func flush() throws {
         guard !block.isEmpty else { return }
+        var table: [UInt8] = []
+        let tableSize = 2 * steps.count  // = LabelStoreLayout.stepTableSize(labels: this block's count)
+        for offset in steps { table.appendLE(UInt16(tableSize + offset)) }  // a block is under 17 KiB
+        block.insert(contentsOf: table, at: 0)
         directory.append((length, Checksum.crc32(block)))
         try block.withUnsafeBytes { try sink($0) }
         length += block.count
         block.removeAll(keepingCapacity: true)
+        steps.removeAll(keepingCapacity: true)
     }
 
     /// Writes the store as section `kind`: header, `blocks` (what the sink received), directory.
@@ -54,7 +63,7 @@ struct LabelStoreWriter {
         var header: [UInt8] = []
         header.appendLE(UInt64(count))
         header.appendLE(UInt32(LabelStoreLayout.labelsPerBlock))
-        header.appendLE(UInt32(0))
+        header.appendLE(UInt32(LabelStoreLayout.labelsPerStep))
         var table: [UInt8] = []
         table.reserveCapacity(directory.count * LabelStoreLayout.directoryEntrySize)
         for entry in directory {
