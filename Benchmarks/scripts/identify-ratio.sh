@@ -19,14 +19,21 @@ raw=$(mktemp)
 fuzzers=$(pgrep -f 'release/Fuzz' | tr '\n' ' ' || true)
 pause() { [ -z "$fuzzers" ] || kill -STOP $fuzzers 2>/dev/null || true; }
 resume() { [ -z "$fuzzers" ] || kill -CONT $fuzzers 2>/dev/null || true; }
-trap 'resume; rm -f "$raw"' EXIT
+trap 'resume; rm -f "$raw" "$raw.user"' EXIT
 port=${PORT:-18577}
+if [ "${DAEMON:-1}" = 1 ] && ! command -v wrk >/dev/null; then
+    echo "[identify-ratio] installing wrk" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+fi
 for _ in $(seq "${ROUNDS:-5}"); do
     for bin in "$@"; do
         for kind in identify block; do
             pause
-            /usr/bin/time -f "$bin cli-$kind %e %U" -a -o "$raw" "$bin/calldir" lookup --index "$dir/$kind.calldir" - \
+            # Wall time to the microsecond (time(1) rounds to 10 ms, a twentieth of a run here).
+            start=$EPOCHREALTIME
+            /usr/bin/time -f "%U" -o "$raw.user" "$bin/calldir" lookup --index "$dir/$kind.calldir" - \
                 <"$dir/queries-1000000.txt" >/dev/null || true
+            echo "$bin cli-$kind $(python3 -c "print(round($EPOCHREALTIME - $start, 6))") $(cat "$raw.user")" >>"$raw"
             resume
             [ "${DAEMON:-1}" = 1 ] && [ -x "$bin/calldir-serve" ] || continue
             "$bin/calldir" serve --index "$dir/$kind.calldir" --port "$port" --threads 1 2>/dev/null &
@@ -48,7 +55,7 @@ for line in open(sys.argv[1]):
 for b in dict.fromkeys(b for b, _ in d):
     i, k = statistics.median(d[(b, "cli-identify")]), statistics.median(d[(b, "cli-block")])
     iu, ku = statistics.median(d[(b, "cli-identify-user")]), statistics.median(d[(b, "cli-block-user")])
-    print(f"{b}: lookup - identify {i:.3f} s, block {k:.3f} s: {i / k:.2f}x (user {iu:.2f} / {ku:.2f} s: {iu / ku:.2f}x)")
+    print(f"{b}: lookup - identify {i:.4f} s, block {k:.4f} s: {i / k:.2f}x (user {iu:.2f} / {ku:.2f} s: {iu / ku:.2f}x)")
     if (b, "post-identify") in d:
         pi, pk = statistics.median(d[(b, "post-identify")]), statistics.median(d[(b, "post-block")])
         print(f"{b}: POST identify {pi / 1e6:.2f} M numbers/s, block {pk / 1e6:.2f} M/s: {pk / pi:.2f}x")
