@@ -132,41 +132,51 @@ struct LabelStoreTests {
 
     /// Offsets of labels 4, 8, ... in a label block, found by walking its LEB128 lengths from
     /// the end of a step table of `tableSize` bytes (independently of the reader's code).
-    static func walkedSteps(_ block: ArraySlice<UInt8>, tableSize: Int) -> [Int] {
+    static func walkedSteps(_ block: ArraySlice<UInt8>, tableSize: Int) -> (steps: [Int], twoByteLengths: Int) {
         var steps: [Int] = []
-        var at = tableSize, n = 0
+        var at = tableSize, n = 0, long = 0
         while at < block.count {
             if n > 0, n % 4 == 0 { steps.append(at) }
             var length = Int(block[block.startIndex + at] & 0x7F)
             if block[block.startIndex + at] & 0x80 != 0 {
                 at += 1
                 length |= Int(block[block.startIndex + at]) << 7
+                long += 1
             }
             at += 1 + length
             n += 1
         }
-        return steps
+        return (steps, long)
     }
 
     @Test("format 3: every label block starts with a step table naming where labels 4, 8, ... start")
     func stepTables() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        // 70 stream labels (blocks of 32, 32 and 6), lengths varying; one over 127 coded bytes.
+        // 70 stream labels (blocks of 32, 32 and 6), lengths varying; every 7th is 240 bytes of
+        // seeded random printable ASCII: ten such labels are more than the 255 symbols can
+        // cover, so some code to over 127 bytes and their lengths take two bytes.
+        var rng = SeededGenerator(seed: 5)
         let rows = (0..<70).map { i in
-            (Int64(12_015_550_000) + Int64(i) * 3, i == 37 ? String(repeating: "Zq", count: 90) + " \(i)" : "Business \(String(repeating: "x", count: i % 9)) \(i)")
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!$%&()*+-./:;<=>?@[]^_{|}~".utf8)
+            let scattered = String(decoding: (0..<240).map { _ in alphabet.randomElement(using: &rng)! }, as: UTF8.self)
+            return (Int64(12_015_550_000) + Int64(i) * 3, i % 7 == 0 ? scattered : "Business \(String(repeating: "x", count: i % 9)) \(i)")
         }
         let path = folder.file("i.calldir")
         try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
         let bytes = fileBytes(path)
         let blocks = Forger(bytes: bytes).labelBlocks(11)
         #expect(blocks.count == 3)
+        var twoByteLengths = 0
         for (b, labels) in zip(blocks, [32, 32, 6]) {
             let tableSize = 2 * ((labels + 3) / 4 - 1)
             let block = bytes[b.start..<b.end]
             let table = (0..<(tableSize / 2)).map { Int(block[b.start + 2 * $0]) | Int(block[b.start + 2 * $0 + 1]) << 8 }
-            #expect(table == Self.walkedSteps(block, tableSize: tableSize) && table.count == (labels + 3) / 4 - 1)
+            let walked = Self.walkedSteps(block, tableSize: tableSize)
+            #expect(table == walked.steps && table.count == (labels + 3) / 4 - 1)
+            twoByteLengths += walked.twoByteLengths
         }
+        #expect(twoByteLengths > 0)
         let index = try CallDirIndex(path: path, verify: true)
         for (n, label) in rows { #expect(try index.lookup(n).label == label) }
     }

@@ -12,7 +12,6 @@ struct LabelStoreWriter {
     private(set) var count = 0
     private var block: [UInt8] = []  // the labels of the current block (its step table is added at flush)
     private var steps: [Int] = []  // where labels 4, 8, ... of the current block start in `block`
-    private var codes: [UInt8] = []
     /// Per finished block: offset from the first block, CRC.
     private(set) var directory: [(offset: Int, crc: UInt32)] = []
     /// Bytes of the blocks handed to `sink`.
@@ -24,12 +23,22 @@ struct LabelStoreWriter {
     }
 
     mutating func append(_ label: UnsafeRawBufferPointer) throws {
-        codes.removeAll(keepingCapacity: true)
-        coder.encode(label, into: &codes)
         let inBlock = count % LabelStoreLayout.labelsPerBlock
         if inBlock > 0, inBlock % LabelStoreLayout.labelsPerStep == 0 { steps.append(block.count) }
-        LabelStoreLayout.appendLength(codes.count, to: &block)
-        block.append(contentsOf: codes)
+        // The codes go straight into the block after a one-byte length; the rare label of 128
+        // or more code bytes moves them for its second length byte. (Coding into an array of
+        // its own and appending that retained and released it per label.)
+        let start = block.count
+        block.append(0)
+        coder.encode(label, into: &block)
+        let length = block.count - start - 1
+        if length < 0x80 {
+            block[start] = UInt8(length)
+        } else {
+            var prefix: [UInt8] = []
+            LabelStoreLayout.appendLength(length, to: &prefix)
+            block.replaceSubrange(start..<(start + 1), with: prefix)
+        }
         count += 1
         if count % LabelStoreLayout.labelsPerBlock == 0 { try flush() }
     }
