@@ -105,6 +105,34 @@ struct InjectedFaultTests {
         try expectOldOutputsSurvive(fault, sort: true, rejects: false, count: 60_000)
     }
 
+    @Test("identification labels spilled by the coding thread: a failed write or folder creation there fails the compile with its error and leaves the old index",
+          arguments: [Case(call: .write, code: ENOSPC, target: "/calldir-sort-"), Case(call: .mkdir, code: ENOSPC, target: "/calldir-sort-")])
+    func labelSpillFaults(_ fault: Case) throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        // 150,000 labels of their own: past the 32,768 of the symbol table's sample, the rest are
+        // coded on the helper thread, which creates the spill folder and, its 1 MiB buffer
+        // full, writes to the spill file while the compile thread reads rows.
+        let rows = (0..<150_000).map { "\(12_015_550_000 + 3 * $0),Caller number \($0) of a long list" }
+        let list = folder.write("labels.csv", rows)
+        try compile(block: [Self.writeList(folder, "old.txt", count: 100, seed: 1, sorted: true)], output: folder.file("index.cdx"))
+        let old = fileBytes(folder.file("index.cdx"))
+        let id = Syscalls.inject(fault.call, errno: fault.code, pathContaining: folder.path + fault.target)
+        let error = #expect(throws: CallDirError.self) {
+            try compile(identify: [list], output: folder.file("index.cdx")) { $0.temporaryFolder = folder.path }
+        }
+        let fired = Syscalls.removeFault(id)
+        Self.expectReports(error, fault.code)
+        #expect(fired > 0, "the fault never fired")
+        #expect(fileBytes(folder.file("index.cdx")) == old)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["index.cdx", "labels.csv", "old.txt"])
+        // Without the fault the same list compiles and answers its labels.
+        try compile(identify: [list], output: folder.file("index.cdx")) { $0.temporaryFolder = folder.path }
+        #expect(try CallDirIndex(path: folder.file("index.cdx"), verify: true).lookup(12_015_550_000 + 3 * 149_999).label
+                == "Caller number 149999 of a long list")
+    }
+
     @Test("export: a failed write, fsync or rename leaves the old export", arguments: exportCases)
     func exportFaults(_ fault: Case) throws {
         let folder = TempFolder()

@@ -25,13 +25,12 @@ final class LabelCollector {
 
     let shared = LabelTable()
     @exclusivity(unchecked) private var candidates = [UInt32](repeating: 0, count: candidateSlots)
-    private let temporaryFolder: String
-    private var spillFolder: SpillFolder?
-    /// Stream labels after the sample, coded into store blocks as they arrive.
-    private var spill: RunWriter?
+    /// Where the coded stream blocks go (written by the coding thread until it is joined).
+    private let spill: StreamSpill
     // Touched for every stream label, by the compile thread alone: exempt from run-time
     // exclusivity checks (0.7% of a 1M-label compile).
-    @exclusivity(unchecked) private var stream: LabelStoreWriter?
+    /// Stream labels after the sample, coded into store blocks on a helper thread.
+    @exclusivity(unchecked) private var stream: StreamCoder?
     @exclusivity(unchecked) private(set) var streamCount = 0
     /// The first stream labels, raw: the symbol table's training sample (`sampleLabels`, or
     /// up to the first label that would take it past `sampleBytes`).
@@ -40,7 +39,7 @@ final class LabelCollector {
     private var coder: LabelCoder?
 
     init(temporaryFolder: String, sharedLimit: Int = LabelCollector.sharedLimit) {
-        self.temporaryFolder = temporaryFolder
+        spill = StreamSpill(temporaryFolder: temporaryFolder)
         limit = sharedLimit
     }
 
@@ -96,7 +95,8 @@ final class LabelCollector {
     private func startCoding(trainingOn sample: [UInt8], ends: [Int]) throws {
         let coder = LabelCoder(SymbolTableBuilder.build(sample: sample, ends: ends))
         self.coder = coder
-        var writer = LabelStoreWriter(coder: coder) { [unowned self] in try self.spillFile().appendRaw($0) }
+        let spill = spill
+        var writer = LabelStoreWriter(coder: coder) { try spill.file().appendRaw($0) }
         try self.sample.withUnsafeBytes { all in
             var start = 0
             for end in sampleEnds {
@@ -104,24 +104,13 @@ final class LabelCollector {
                 start = end
             }
         }
-        stream = writer
-    }
-
-    /// The spill file of coded stream blocks, created when the first block is full (lists
-    /// without stream labels never touch the temporary folder).
-    private func spillFile() throws -> RunWriter {
-        if let spill { return spill }
-        let folder = try SpillFolder(parent: temporaryFolder)
-        spillFolder = folder
-        let spill = try RunWriter(path: folder.newFile())
-        self.spill = spill
-        return spill
+        stream = StreamCoder(writer: writer)
     }
 
     /// Writes the label-symbols, shared-labels and stream-labels sections, then removes the
     /// spill file. Returns the shared and stream label counts.
     func writeSections(to writer: IndexWriter) throws -> (shared: Int, stream: Int) {
-        defer { spillFolder?.removeAll() }
+        defer { spill.folder?.removeAll() }
         if coder == nil {  // the stream ended inside the sample: train on shared labels too
             var sample = self.sample
             var ends = sampleEnds
@@ -134,7 +123,9 @@ final class LabelCollector {
             }
             try startCoding(trainingOn: sample, ends: ends)
         }
-        guard let coder, var stream else { preconditionFailure("LabelCollector: coding did not start") }
+        guard let coder, let coding = self.stream else { preconditionFailure("LabelCollector: coding did not start") }
+        var stream = try coding.finish()  // every stream label coded; the helper thread is done
+        self.stream = nil
         try writer.beginSection(.labelSymbols)
         try writer.write(coder.symbols.encoded())
         try writer.endSection()
@@ -146,13 +137,33 @@ final class LabelCollector {
         try blocks.withUnsafeBytes { try store.writeSection(.sharedLabels, blocks: $0, to: writer) }
 
         try stream.finishBlocks()
-        if let spill {
-            try spill.finish()
-            let coded = try MappedFile(path: spill.path)
+        if let file = spill.opened {
+            try file.finish()
+            let coded = try MappedFile(path: file.path)
             try stream.writeSection(.streamLabels, blocks: coded.bytes, releasing: coded, to: writer)
         } else {
             try stream.writeSection(.streamLabels, blocks: UnsafeRawBufferPointer(start: nil, count: 0), to: writer)
         }
         return (shared.count, streamCount)
+    }
+}
+
+/// The spill file of coded stream blocks, created when the first block is full (lists
+/// without stream labels never touch the temporary folder). Its own object, not the
+/// collector's: the coding thread writes to it.
+private final class StreamSpill {
+    let temporaryFolder: String
+    private(set) var folder: SpillFolder?
+    private(set) var opened: RunWriter?
+
+    init(temporaryFolder: String) { self.temporaryFolder = temporaryFolder }
+
+    func file() throws -> RunWriter {
+        if let opened { return opened }
+        let folder = try SpillFolder(parent: temporaryFolder)
+        self.folder = folder
+        let file = try RunWriter(path: folder.newFile())
+        opened = file
+        return file
     }
 }
