@@ -27,9 +27,8 @@ final class LabelCollector {
     @exclusivity(unchecked) private var candidates = [UInt32](repeating: 0, count: candidateSlots)
     /// Where the coded stream blocks go (written by the coding thread until it is joined).
     private let spill: StreamSpill
-    // Touched for every stream label, by the compile thread alone: exempt from run-time
-    // exclusivity checks (0.7% of a 1M-label compile).
-    /// Stream labels after the sample, coded into store blocks on a helper thread.
+    /// Stream labels after the sample, coded into store blocks on a helper thread. Touched for
+    /// every stream label by the compile thread: exempt from run-time exclusivity checks.
     @exclusivity(unchecked) private var stream: StreamCoder?
     @exclusivity(unchecked) private(set) var streamCount = 0
     /// The first stream labels, raw: the symbol table's training sample (`sampleLabels`, or

@@ -49,7 +49,9 @@ struct LabelStoreWriter {
     private mutating func flush() throws {
         guard !block.isEmpty else { return }
         var table: [UInt8] = []
-        let tableSize = 2 * steps.count  // = LabelStoreLayout.stepTableSize(labels: this block's count)
+        // The table's size has one home (the reader uses it too); `steps` must agree with it.
+        let tableSize = LabelStoreLayout.stepTableSize(labels: (count - 1) % LabelStoreLayout.labelsPerBlock + 1)
+        precondition(tableSize == 2 * steps.count, "LabelStoreWriter: \(steps.count) steps for a table of \(tableSize) bytes")
         for offset in steps { table.appendLE(UInt16(tableSize + offset)) }  // a block is under 17 KiB
         block.insert(contentsOf: table, at: 0)
         directory.append((length, Checksum.crc32(block)))
