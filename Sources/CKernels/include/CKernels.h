@@ -33,12 +33,10 @@ static inline ptrdiff_t calldir_last_at_most(const int64_t *values, ptrdiff_t co
 int calldir_crc32_fold_available(void);
 
 /// CRC-32 (the zlib/gzip CRC) of `buf` folded with carry-less multiplication, 64 bytes per
-/// step: about 20 times zlib's speed. Needs `length >= 64` (else consumes nothing). Takes
-/// `crc` as zlib's crc32() does, consumes the bytes up to the last whole 16, and leaves a
-/// 16-byte remainder in `state` such that, with zlib,
-///     crc32(crc32(0xFFFFFFFF, state, 16), buf + consumed, length - consumed)
-/// equals crc32(crc, buf, length). Returns the bytes consumed.
-size_t calldir_crc32_fold(uint32_t crc, const uint8_t *buf, size_t length, uint8_t state[16]);
+/// step: about 20 times a table's speed. Continues `crc` as zlib's crc32() does and returns the
+/// CRC of the bytes it consumed: all but the last `length % 16` (none when `length < 64`).
+/// Sets `*consumed`; the caller finishes the rest with `calldir_crc32_bytes`.
+uint32_t calldir_crc32_fold(uint32_t crc, const uint8_t *buf, size_t length, size_t *consumed);
 
 /// CRC-32 of `length` bytes, continuing `crc` exactly as zlib's crc32() does (0 to start).
 /// Portable: ARMv8 CRC instructions where available, else a table.
