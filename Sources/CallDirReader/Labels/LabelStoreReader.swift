@@ -40,6 +40,7 @@ package struct LabelStoreReader {
     }
 
     /// Bytes of block `b`, or nil when its directory entry points outside the block area.
+    @inline(__always)
     package func blockBytes(_ b: Int) -> (bytes: UnsafeRawBufferPointer, crc: UInt32)? {
         let at = directoryOffset + b * LabelStoreLayout.directoryEntrySize
         let start = Int(section.readLE(UInt32.self, at: at)!)
@@ -49,18 +50,27 @@ package struct LabelStoreReader {
     }
 
     /// Block `b`'s bytes once its CRC matched (checked once per process unless `check` is false).
+    @inline(__always)
     package func checkedBlock(_ b: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
-        guard let (bytes, crc) = blockBytes(b) else {
-            throw CallDirError(.corruptIndex, "\(name): block \(b) lies outside the section; run `calldir verify`", path: path)
-        }
-        if check, !checked.contains(b) {
-            guard Checksum.crc32(bytes) == crc else {
-                throw CallDirError(.corruptIndex, "\(name): label block \(b) fails its checksum; run `calldir verify`",
-                                   path: path, offset: bytes.baseAddress.map { $0 - section.baseAddress! })
-            }
-            checked.insert(b)
-        }
+        guard let (bytes, crc) = blockBytes(b) else { throw outside(block: b, path: path) }
+        if check, !checked.contains(b) { try checkFirst(b, bytes: bytes, crc: crc, path: path) }
         return bytes
+    }
+
+    /// Checks block `b`'s CRC, the first time it is read; kept out of line, as are the errors,
+    /// so that a lookup's common path stays small enough to inline.
+    @inline(never)
+    private func checkFirst(_ b: Int, bytes: UnsafeRawBufferPointer, crc: UInt32, path: String) throws {
+        guard Checksum.crc32(bytes) == crc else {
+            throw CallDirError(.corruptIndex, "\(name): label block \(b) fails its checksum; run `calldir verify`",
+                               path: path, offset: bytes.baseAddress.map { $0 - section.baseAddress! })
+        }
+        checked.insert(b)
+    }
+
+    @inline(never)
+    private func outside(block b: Int, path: String) -> CallDirError {
+        CallDirError(.corruptIndex, "\(name): block \(b) lies outside the section; run `calldir verify`", path: path)
     }
 
     /// Labels in block `b` (32, the last block the rest).
@@ -86,29 +96,41 @@ package struct LabelStoreReader {
     }
 
     /// The coded bytes of label `i` (< count).
+    @inline(__always)
     package func codes(_ i: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
         let b = i / LabelStoreLayout.labelsPerBlock
         let block = try checkedBlock(b, check: check, path: path)
+        guard let codes = Self.label(i % LabelStoreLayout.labelsPerBlock, in: block,
+                                     stepTable: labelsPerStep > 0 ? LabelStoreLayout.stepTableSize(labels: labels(inBlock: b)) : nil)
+        else { throw malformed(label: i, block: b, path: path) }
+        return codes
+    }
+
+    /// The codes of the `j`-th label of `block`, whose step table (format 3) is `stepTable`
+    /// bytes long, or nil when the block is malformed.
+    @inline(__always)
+    private static func label(_ j: Int, in block: UnsafeRawBufferPointer, stepTable: Int?) -> UnsafeRawBufferPointer? {
         var at = 0
-        var skip = i % LabelStoreLayout.labelsPerBlock
-        if labelsPerStep > 0 {  // start at the step table's label at or before i
-            let table = LabelStoreLayout.stepTableSize(labels: labels(inBlock: b))
-            let step = skip / labelsPerStep
-            at = step == 0 ? table : Int(block.readLE(UInt16.self, at: 2 * (step - 1)) ?? 0)
-            guard table <= block.count, at >= table else {
-                throw CallDirError(.corruptIndex, "\(name): label block \(b) has a malformed step table; run `calldir verify`", path: path)
-            }
-            skip -= step * labelsPerStep
+        var skip = j
+        if let stepTable {  // start at the step table's label at or before j
+            let step = j / LabelStoreLayout.labelsPerStep
+            at = step == 0 ? stepTable : Int(block.readLE(UInt16.self, at: 2 * (step - 1)) ?? 0)
+            guard stepTable <= block.count, at >= stepTable else { return nil }
+            skip -= step * LabelStoreLayout.labelsPerStep
         }
         while true {
             guard let length = LabelStoreLayout.readLength(block, at: &at, end: block.count),
-                  length <= LabelStoreLayout.maxCodedLength, length <= block.count - at else {
-                throw CallDirError(.corruptIndex, "\(name): label \(i) is malformed; run `calldir verify`", path: path)
-            }
+                  length <= LabelStoreLayout.maxCodedLength, length <= block.count - at else { return nil }
             if skip == 0 { return UnsafeRawBufferPointer(rebasing: block[at..<(at + length)]) }
             at += length
             skip -= 1
         }
+    }
+
+    @inline(never)
+    private func malformed(label i: Int, block b: Int, path: String) -> CallDirError {
+        CallDirError(.corruptIndex, "\(name): label \(i) in block \(b) is malformed (its length or the block's step table); run `calldir verify`",
+                     path: path)
     }
 
     /// Calls `body` with the codes of every label of block `b` in order; returns how many
