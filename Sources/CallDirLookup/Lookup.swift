@@ -42,10 +42,16 @@ package final class Lookup {
 
     package func write(_ result: LookupResultView) {
         if !result.isListed { unlisted = true }
+        write(result, to: &out)
+    }
+
+    /// The answer line of `result`, into `buffer` (a batch writes into a local buffer: every
+    /// write to the class's `out` is checked at run time for exclusive access, 2% of a batch).
+    package func write(_ result: LookupResultView, to buffer: inout StdoutBuffer) {
         if json {
-            out.writeJSONLine(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }
+            buffer.writeJSONLine(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }
         } else {
-            out.writeLine(result)
+            buffer.writeLine(result)
         }
     }
 

@@ -35,17 +35,22 @@ extension Lookup {
     }
 
     /// Answers `numbers` in order; after a failure in the batch (damage), the rest one by one.
+    /// The batch writes into a local buffer, swapped with `out` (see `write(_:to:)`).
     private func answer(_ numbers: [Int64]) {
-        var answered = 0
-        do {
-            try numbers.withUnsafeBufferPointer { numbers in
-                try index.lookupViews(numbers) { result in
-                    write(result)
-                    answered += 1
-                }
-            }
-        } catch {
+        var answered = 0, listed = true
+        var buffer = StdoutBuffer()
+        swap(&buffer, &out)
+        defer {
+            swap(&buffer, &out)
+            if !listed { unlisted = true }
             for number in numbers[answered...] { answer(number: number) }
+        }
+        try? numbers.withUnsafeBufferPointer { numbers in
+            try index.lookupViews(numbers) { result in
+                listed = listed && result.isListed
+                write(result, to: &buffer)
+                answered += 1
+            }
         }
     }
 }
