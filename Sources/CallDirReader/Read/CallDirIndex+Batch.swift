@@ -19,11 +19,11 @@ extension CallDirIndex {
                 try blocked.find(group: group, checkBlock: check, path: path) { i, id in
                     if id != nil { exact |= 1 << UInt32(i) }
                 }
+                // A label's directory entry starts loading as soon as its ref is known, and its
+                // block's cache lines once the group's entries are in: loads overlap, as numbers' do.
                 try identified.find(group: group, checkBlock: check, path: path) { i, id in
-                    if let id { refs[i] = id; found |= 1 << UInt32(i) }
+                    if let id { refs[i] = id; found |= 1 << UInt32(i); labels.prefetchDirectoryEntry(of: id) }
                 }
-                // The label blocks' cache lines load for the whole group at once, as numbers do.
-                forEachBit(found) { labels.prefetchDirectoryEntry(of: refs[$0]) }
                 forEachBit(found) { labels.prefetchBlock(of: refs[$0]) }
                 for i in group.indices {
                     try answer(group[i], blockedExactly: exact & (1 << UInt32(i)) != 0,
