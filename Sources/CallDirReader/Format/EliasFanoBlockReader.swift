@@ -78,16 +78,18 @@ package struct EliasFanoBlockReader {
         }
         if streamCount == count { return LabelRef.stream(streamBase &+ index) }
         // Map of stream entries: those before `index` give its rank among stream or shared entries.
+        // The whole words before index's word are counted without a loop (how many there are
+        // varies from lookup to lookup, and a loop's exit was mispredicted): a word is read at
+        // min(t, w), inside the map, and counts only when t < w.
+        let w = index &>> 6, rest = index & 63
         var before = 0
-        var word = 0
-        while word &* 64 &+ 64 <= index {
-            before &+= Int(field(start: labelStart, bit: word &* 64, width: 32).nonzeroBitCount)
-                &+ Int(field(start: labelStart, bit: word &* 64 &+ 32, width: 32).nonzeroBitCount)
-            word &+= 1
+        for t in 0..<(IndexFormat.blockSize / 64 - 1) {
+            let word = loadWord(at: labelStart &+ 8 &* min(t, w))
+            before &+= t < w ? word.nonzeroBitCount : 0
         }
-        let rest = index &- word &* 64
-        if rest > 0 { before &+= field(start: labelStart, bit: word &* 64, width: rest).nonzeroBitCount }
-        if field(start: labelStart, bit: index, width: 1) != 0 { return LabelRef.stream(streamBase &+ before) }
+        let own = loadWord(at: labelStart &+ 8 &* w)  // index's word: its bits up to index's end in the map
+        before &+= (own & ((1 &<< UInt64(rest)) &- 1)).nonzeroBitCount
+        if (own &>> UInt64(rest)) & 1 != 0 { return LabelRef.stream(streamBase &+ before) }
         let shared = index &- before
         return UInt32(truncatingIfNeeded: field(start: labelStart &+ (count &+ 7) &>> 3, bit: shared &* labelBits, width: labelBits))
     }
