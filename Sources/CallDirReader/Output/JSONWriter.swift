@@ -38,17 +38,33 @@ public struct JSONWriter {
         count += raw.count
     }
 
+    /// "00" to "99": `decimal` writes two digits per division, which halves the chain of
+    /// dependent divisions of a phone number's 11-15 digits (a tenth of a `--json` batch).
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     public mutating func decimal(_ value: Int64) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        let pairs = Self.digitPairs.utf8Start
         withUnsafeMutableBytes(of: &scratch) { digits in
             var at = digits.count
-            repeat {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            while magnitude >= 100 {
+                let pair = Int(magnitude % 100) &* 2
+                magnitude /= 100
+                at &-= 2
+                digits[at] = pairs[pair]
+                digits[at &+ 1] = pairs[pair &+ 1]
+            }
+            if magnitude >= 10 {
+                at &-= 2
+                digits[at] = pairs[Int(magnitude) &* 2]
+                digits[at &+ 1] = pairs[Int(magnitude) &* 2 &+ 1]
+            } else {
+                at &-= 1
+                digits[at] = UInt8(ascii: "0") &+ UInt8(magnitude)
+            }
             bytes(UnsafeRawBufferPointer(rebasing: digits[at...]))
         }
     }
@@ -147,17 +163,16 @@ public struct JSONWriter {
 }
 
 extension Array where Element == UInt8 {
-    /// Reserves `maxBytes`, lets `body` write at most that many, and keeps what it wrote.
+    /// Lets `body` write at most `maxBytes` and appends what it wrote. It writes into a
+    /// temporary buffer (on the stack when small): growing the array by `maxBytes` zeros first
+    /// and trimming them cost `lookup --json -` 7% of its time (a lookup's bound is ~500 bytes).
     @inline(__always)
     public mutating func appendJSON(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
-        let start = count
-        append(contentsOf: repeatElement(0, count: maxBytes))
-        let written = withUnsafeMutableBytes { memory in
-            var writer = JSONWriter(memory.baseAddress! + start)
+        withUnsafeTemporaryAllocation(byteCount: maxBytes, alignment: 8) { memory in
+            var writer = JSONWriter(memory.baseAddress!)
             body(&writer)
             precondition(writer.count <= maxBytes, "JSONWriter overran its bound")
-            return writer.count
+            append(contentsOf: UnsafeRawBufferPointer(start: memory.baseAddress, count: writer.count))
         }
-        removeLast(maxBytes - written)
     }
 }
