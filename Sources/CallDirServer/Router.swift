@@ -174,65 +174,32 @@ public struct Router: Responder {
             return error(.badRequest, .batch, "bad-request", "not a JSON array of numbers: \(detail)")
         }
         guard let loaded = holder.snapshot else { return notReady(.batch) }
-        var out = allocator.buffer(capacity: 64 + loaded.identity.count + inputs.count * 200)
-        out.writeStaticString("{\"index\":")
-        out.writeBytes(loaded.identity)
-        out.writeStaticString(",\"count\":")
-        out.writeDecimal(Int64(inputs.count))
-        out.writeStaticString(",\"results\":[")
-        var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
         let classes = inputs.map(classify)
         var numbers: [Int64] = []
         numbers.reserveCapacity(inputs.count)
         for case .number(let number) in classes { numbers.append(number) }
-        var next = 0  // the next input to answer
-        /// Answers the inputs before the next number: they are not numbers.
-        func answerNotNumbers() {
-            while next < inputs.count, case .notANumber(let reason) = classes[next] {
-                tally.invalid += 1
-                out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(inputs[next]) + JSONWriter.notANumberBound(reason)) { w in
-                    if next > 0 { w.byte(UInt8(ascii: ",")) }
-                    w.text("{\"input\":")
-                    w.string(inputs[next])
-                    w.byte(UInt8(ascii: ","))
-                    w.notANumberMembers(reason, action: policy.action(for: reason))
-                    w.byte(UInt8(ascii: "}"))
-                }
-                next += 1
-            }
-        }
+        var answers = BatchAnswers(inputs: inputs, classes: classes, policy: policy,
+                                   out: allocator.buffer(capacity: 64 + loaded.identity.count + inputs.count * 200))
+        answers.out.writeStaticString("{\"index\":")
+        answers.out.writeBytes(loaded.identity)
+        answers.out.writeStaticString(",\"count\":")
+        answers.out.writeDecimal(Int64(inputs.count))
+        answers.out.writeStaticString(",\"results\":[")
         do {
             // One batch lookup (memory reads overlapped, labels written from their bytes).
             try numbers.withUnsafeBufferPointer { numbers in
-                try loaded.index.lookupViews(numbers) { result in
-                    answerNotNumbers()
-                    switch result.action {
-                    case .block: tally.block += 1
-                    case .identify: tally.identify += 1
-                    case .allow: tally.allow += 1
-                    }
-                    let input = inputs[next]
-                    out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result)) { w in
-                        if next > 0 { w.byte(UInt8(ascii: ",")) }
-                        w.text("{\"input\":")
-                        w.string(input)
-                        w.byte(UInt8(ascii: ","))
-                        w.lookupMembers(result)
-                        w.byte(UInt8(ascii: "}"))
-                    }
-                    next += 1
-                }
+                try loaded.index.lookupViews(numbers) { answers.answer($0) }
             }
         } catch {
             return damaged(error, .batch)
         }
-        answerNotNumbers()
-        out.writeStaticString("]}")
-        metrics.lookupsBlock.increment(by: tally.block)
-        metrics.lookupsIdentify.increment(by: tally.identify)
-        metrics.lookupsAllow.increment(by: tally.allow)
-        metrics.lookupsInvalid.increment(by: tally.invalid)
-        return Response(status: .ok, body: out, route: .batch)
+        answers.answerNotNumbers()
+        answers.out.writeStaticString("]}")
+        metrics.lookupsBlock.increment(by: answers.tally.block)
+        metrics.lookupsIdentify.increment(by: answers.tally.identify)
+        metrics.lookupsAllow.increment(by: answers.tally.allow)
+        metrics.lookupsInvalid.increment(by: answers.tally.invalid)
+        return Response(status: .ok, body: answers.out, route: .batch)
     }
 
     private func health() -> Response {

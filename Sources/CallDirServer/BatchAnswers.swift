@@ -1,0 +1,60 @@
+import CallDirReader
+import NIOCore
+
+/// The `results` array of a batch reply, written in input order: the batch lookup's answers
+/// for the numbers, the policy's for the inputs that are not numbers, between them. One value
+/// the lookup's closure mutates: locals captured by the closure and by a nested function were
+/// checked for exclusive access at run time at every answer (7% of a batch).
+struct BatchAnswers {
+    let inputs: [String]
+    let classes: [CallerID]
+    let policy: CallerIDPolicy
+    var out: ByteBuffer
+    var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
+    /// The next input to answer.
+    private var next = 0
+
+    init(inputs: [String], classes: [CallerID], policy: CallerIDPolicy, out: ByteBuffer) {
+        self.inputs = inputs
+        self.classes = classes
+        self.policy = policy
+        self.out = out
+    }
+
+    /// Answers the inputs before the next number: they are not numbers.
+    mutating func answerNotNumbers() {
+        while next < inputs.count, case .notANumber(let reason) = classes[next] {
+            tally.invalid += 1
+            let input = inputs[next], first = next == 0, action = policy.action(for: reason)
+            out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
+                if !first { w.byte(UInt8(ascii: ",")) }
+                w.text("{\"input\":")
+                w.string(input)
+                w.byte(UInt8(ascii: ","))
+                w.notANumberMembers(reason, action: action)
+                w.byte(UInt8(ascii: "}"))
+            }
+            next += 1
+        }
+    }
+
+    /// The answer for the next number, after the inputs before it.
+    mutating func answer(_ result: LookupResultView) {
+        answerNotNumbers()
+        switch result.action {
+        case .block: tally.block += 1
+        case .identify: tally.identify += 1
+        case .allow: tally.allow += 1
+        }
+        let input = inputs[next], first = next == 0
+        out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result)) { w in
+            if !first { w.byte(UInt8(ascii: ",")) }
+            w.text("{\"input\":")
+            w.string(input)
+            w.byte(UInt8(ascii: ","))
+            w.lookupMembers(result)
+            w.byte(UInt8(ascii: "}"))
+        }
+        next += 1
+    }
+}
