@@ -56,15 +56,17 @@ extension NumberSetReader {
         }
     }
 
-    /// Starts loading the cache lines of block `i` that `locate` reads: the header and the
-    /// high bits, which end the block in blocking sets (~1/4 of a block).
+    /// Starts loading the cache lines of block `i` that a lookup reads: in blocking sets the
+    /// header and the high bits, which end the block (~1/4 of it); in identification sets the
+    /// whole block, whose label part, of a size the header tells, comes after the high bits
+    /// (and the entry's label ref is read from it too).
     @inline(__always)
     func prefetchHeaderAndHighBits(_ i: Int) {
         let start = entry(i).offset
         let end = i + 1 < blockCount ? entry(i + 1).offset : dataEnd
         guard let base = data.baseAddress, start < end, end <= data.count else { return }
         calldir_prefetch(base + start)
-        var line = max(start, end &- (end &- start) / 4 &- 8) & ~63
+        var line = (identified ? start : max(start, end &- (end &- start) / 4 &- 8)) & ~63
         while line < end {
             calldir_prefetch(base + line)
             line &+= 64
