@@ -40,17 +40,15 @@ extension Lookup {
         var answered = 0, listed = true
         var buffer = StdoutBuffer()
         swap(&buffer, &out)
-        defer {
-            swap(&buffer, &out)
-            if !listed { unlisted = true }
-            for number in numbers[answered...] { answer(number: number) }
-        }
-        try? numbers.withUnsafeBufferPointer { numbers in
+        try? numbers.withUnsafeBufferPointer { numbers in  // a throw stops the batch; see below
             try index.lookupViews(numbers) { result in
                 listed = listed && result.isListed
                 write(result, to: &buffer)
                 answered += 1
             }
         }
+        swap(&buffer, &out)
+        if !listed { unlisted = true }
+        for number in numbers[answered...] { answer(number: number) }
     }
 }
