@@ -7,9 +7,10 @@ import CKernels
 extension NumberSetReader {
     /// `find` for a group of numbers, as a pipeline whose every stage issues the memory reads
     /// of all the group's numbers before it waits for any: the directory searches advance in
-    /// step, then each block's header and high bits are fetched and the bucket located, then
-    /// the low parts are fetched and compared. A lookup one at a time waits for memory two or
-    /// three times in a row (~150 ns each here); the group waits that often in all.
+    /// step, then each block's header and high bits (identification blocks: all of it) are
+    /// fetched and the bucket located, then the low parts are fetched and compared. A lookup
+    /// one at a time waits for memory two or three times in a row (~150 ns each here); the
+    /// group waits that often in all.
     /// `body(i, id)` receives the answer for `numbers[i]`, in order.
     func find(group numbers: UnsafeBufferPointer<Int64>, checkBlock: Bool, path: String,
               _ body: (Int, UInt32?) throws -> Void) throws {
@@ -28,7 +29,7 @@ extension NumberSetReader {
             for i in numbers.indices where blocks[i] >= 0 {
                 blocks[i] = blockIndex(for: numbers[i], fromSummary: blocks[i])
             }
-            for i in numbers.indices where blocks[i] >= 0 { prefetchHeaderAndHighBits(blocks[i]) }
+            for i in numbers.indices where blocks[i] >= 0 { prefetchSearchedLines(blocks[i]) }
             try withUnsafeTemporaryAllocation(of: (EliasFanoBlockReader, EliasFanoBlockReader.Probe)?.self,
                                               capacity: numbers.count) { probes in
                 for i in numbers.indices {
@@ -61,7 +62,7 @@ extension NumberSetReader {
     /// whole block, whose label part, of a size the header tells, comes after the high bits
     /// (and the entry's label ref is read from it too).
     @inline(__always)
-    func prefetchHeaderAndHighBits(_ i: Int) {
+    func prefetchSearchedLines(_ i: Int) {
         let start = entry(i).offset
         let end = i + 1 < blockCount ? entry(i + 1).offset : dataEnd
         guard let base = data.baseAddress, start < end, end <= data.count else { return }
