@@ -13,7 +13,7 @@ public final class MetricCounter: Sendable {
         self.registry = registry
         series = ExportedSeries(name: name, labels: labels)
         counter = CoreMetrics.Counter(label: name, dimensions: labels,
-                                      handler: registry.makeCounter(name: name, labels: labels, help: help))
+                                      handler: registry.makeCounter(descriptor: .init(name, help: help), labels: labels))
     }
 
     @inline(__always)
@@ -32,7 +32,7 @@ public final class MetricGauge: Sendable {
     init(_ registry: PrometheusCollectorRegistry, _ name: String, help: String) {
         self.registry = registry
         series = ExportedSeries(name: name, labels: [])
-        meter = Meter(label: name, dimensions: [], handler: registry.makeGauge(name: name, help: help))
+        meter = Meter(label: name, dimensions: [], handler: registry.makeGauge(descriptor: .init(name, help: help)))
     }
 
     /// Negative amounts move the gauge down.
@@ -119,9 +119,9 @@ public final class Metrics: Sendable {
             }
         }
         let histogram = registry.makeDurationHistogram(
-            name: "calldir_http_request_duration_seconds",
-            buckets: Metrics.bucketNanoseconds.map { .nanoseconds($0) },
-            help: "Time from a request's head to its response being written, in seconds.")
+            descriptor: .init("calldir_http_request_duration_seconds",
+                              help: "Time from a request's head to its response being written, in seconds."),
+            buckets: Metrics.bucketNanoseconds.map { .nanoseconds($0) })
         latency = CoreMetrics.Timer(label: "calldir_http_request_duration_seconds", dimensions: [], handler: histogram)
         let lookups = { (result: String) in
             MetricCounter(registry, "calldir_lookups_total", [("result", result)],
@@ -153,5 +153,13 @@ public final class Metrics: Sendable {
     public func requestCount(route: Route, status: Int) -> Int {
         let slot = Metrics.statuses.firstIndex(of: status) ?? Metrics.statuses.count
         return requests[route.rawValue][slot].count
+    }
+}
+
+extension MetricNameDescriptor {
+    /// A metric named in full (`calldir_http_requests_total`): swift-prometheus builds names
+    /// from parts, and an empty part is left out.
+    init(_ name: String, help: String) {
+        self.init(metricName: name, unitName: "", helpText: help)
     }
 }

@@ -20,7 +20,7 @@ private struct ScrapeGauge: Sendable {
     let meter: Meter
 
     init(_ registry: PrometheusCollectorRegistry, _ name: String, _ labels: [(String, String)] = [], help: String) {
-        entry = registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: labels)
+        entry = registry.makeGauge(descriptor: .init(name, help: help), labels: labels)
         meter = Meter(label: name, dimensions: labels, handler: entry)
     }
 }
