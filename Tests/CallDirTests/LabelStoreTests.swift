@@ -93,11 +93,9 @@ struct LabelStoreTests {
         let labels = (0..<2_000).map { _ in
             String(String.UnicodeScalarView((0..<Int.random(in: 1...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }))
         }
-        let training = labels.prefix(200).flatMap { Array($0.utf8) }
-        var ends: [Int] = []
-        var end = 0
-        for label in labels.prefix(200) { end += label.utf8.count; ends.append(end) }
-        let symbols = SymbolTableBuilder.build(sample: training, ends: ends)
+        var training = PackedLabels()
+        for label in labels.prefix(200) { Array(label.utf8).withUnsafeBytes { training.append($0) } }
+        let symbols = SymbolTableBuilder.build(sample: training)
         #expect(symbols.count > 20 && symbols.count <= 255)
         let coder = LabelCoder(symbols)
         var coded: [UInt8] = [], decoded: [UInt8] = []

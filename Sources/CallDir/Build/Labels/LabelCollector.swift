@@ -33,8 +33,7 @@ final class LabelCollector {
     @exclusivity(unchecked) private(set) var streamCount = 0
     /// The first stream labels, raw: the symbol table's training sample (`sampleLabels`, or
     /// up to the first label that would take it past `sampleBytes`).
-    private(set) var sample: [UInt8] = []
-    private(set) var sampleEnds: [Int] = []
+    private(set) var sample = PackedLabels()
     private var coder: LabelCoder?
 
     init(temporaryFolder: String, sharedLimit: Int = LabelCollector.sharedLimit) {
@@ -80,29 +79,27 @@ final class LabelCollector {
             throw CallDirError(.limitExceeded, "more than \(LabelRef.maxStreamLabels) distinct-label entries; split the list")
         }
         streamCount += 1
-        if coder == nil, sampleEnds.count < Self.sampleLabels, sample.count + label.count <= Self.sampleBytes {
-            sample.append(contentsOf: label)
-            sampleEnds.append(sample.count)
+        if coder == nil, Self.fits(label, in: sample) {
+            sample.append(label)
             return LabelRef.stream(streamCount - 1)
         }
-        if coder == nil { try startCoding(trainingOn: sample, ends: sampleEnds) }
+        if coder == nil { try startCoding(trainingOn: sample) }
         try stream!.append(label)
         return LabelRef.stream(streamCount - 1)
     }
 
+    /// Whether `label` still goes into the training sample `sample`.
+    private static func fits(_ label: UnsafeRawBufferPointer, in sample: PackedLabels) -> Bool {
+        sample.count < sampleLabels && sample.bytes.count + label.count <= sampleBytes
+    }
+
     /// Builds the symbol table and codes the sample, the stream's first labels, into the spill.
-    private func startCoding(trainingOn sample: [UInt8], ends: [Int]) throws {
-        let coder = LabelCoder(SymbolTableBuilder.build(sample: sample, ends: ends))
+    private func startCoding(trainingOn training: PackedLabels) throws {
+        let coder = LabelCoder(SymbolTableBuilder.build(sample: training))
         self.coder = coder
         let spill = spill
         var writer = LabelStoreWriter(coder: coder) { try spill.file().appendRaw($0) }
-        try self.sample.withUnsafeBytes { all in
-            var start = 0
-            for end in sampleEnds {
-                try writer.append(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-                start = end
-            }
-        }
+        try sample.forEach { try writer.append($0) }
         stream = StreamCoder(writer: writer)
     }
 
@@ -111,16 +108,13 @@ final class LabelCollector {
     func writeSections(to writer: IndexWriter) throws -> (shared: Int, stream: Int) {
         defer { spill.folder?.removeAll() }
         if coder == nil {  // the stream ended inside the sample: train on shared labels too
-            var sample = self.sample
-            var ends = sampleEnds
-            for id in 0..<shared.count where ends.count < Self.sampleLabels {
+            var training = sample
+            for id in 0..<shared.count where training.count < Self.sampleLabels {
                 shared.withLabel(id) { label in
-                    guard sample.count + label.count <= Self.sampleBytes else { return }
-                    sample.append(contentsOf: label)
-                    ends.append(sample.count)
+                    if Self.fits(label, in: training) { training.append(label) }
                 }
             }
-            try startCoding(trainingOn: sample, ends: ends)
+            try startCoding(trainingOn: training)
         }
         guard let coder, let coding = self.stream else { preconditionFailure("LabelCollector: coding did not start") }
         var stream = try coding.finish()  // every stream label coded; the helper thread is done

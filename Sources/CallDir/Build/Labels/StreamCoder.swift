@@ -11,11 +11,6 @@ final class StreamCoder {
     static let batchLabels = 4_096
     static let queued = 4
 
-    private struct Batch {
-        var bytes: [UInt8] = []
-        var ends: [Int] = []
-    }
-
     /// What the helper owns until it is joined: the writer, and the first error it met.
     private final class Coding: @unchecked Sendable {  // the helper's alone until `join`
         var writer: LabelStoreWriter
@@ -24,9 +19,9 @@ final class StreamCoder {
     }
 
     private let coding: Coding
-    private let queue = Handoff<Batch>(capacity: StreamCoder.queued)
+    private let queue = Handoff<PackedLabels>(capacity: StreamCoder.queued)
     private var worker: WorkerThread?
-    @exclusivity(unchecked) private var batch = Batch()
+    @exclusivity(unchecked) private var batch = PackedLabels()
 
     /// Starts the helper (or, when the system refuses a thread, codes on the caller's).
     init(writer: LabelStoreWriter) {
@@ -44,7 +39,7 @@ final class StreamCoder {
                 }
             }
         }
-        batch.bytes.reserveCapacity(Self.batchBytes + IndexFormat.maxLabelBytes)
+        batch.reserveCapacity(bytes: Self.batchBytes + IndexFormat.maxLabelBytes)
     }
 
     /// Stops and waits for the helper (after an error elsewhere in the compile, too).
@@ -54,9 +49,8 @@ final class StreamCoder {
     }
 
     func append(_ label: UnsafeRawBufferPointer) throws {
-        batch.bytes.append(contentsOf: label)
-        batch.ends.append(batch.bytes.count)
-        if batch.bytes.count >= Self.batchBytes || batch.ends.count >= Self.batchLabels { try handOff() }
+        batch.append(label)
+        if batch.bytes.count >= Self.batchBytes || batch.count >= Self.batchLabels { try handOff() }
     }
 
     /// Codes what is left, waits for the helper and returns the writer (every label appended).
@@ -70,10 +64,9 @@ final class StreamCoder {
     }
 
     private func handOff() throws {
-        guard !batch.ends.isEmpty else { return }
+        guard !batch.isEmpty else { return }
         let full = batch
-        batch.bytes.removeAll(keepingCapacity: true)
-        batch.ends.removeAll(keepingCapacity: true)
+        batch.removeAll()
         guard worker != nil else { return try Self.code(full, into: &coding.writer) }
         guard queue.put(full) else {
             worker?.join()
@@ -82,13 +75,7 @@ final class StreamCoder {
         }
     }
 
-    private static func code(_ batch: Batch, into writer: inout LabelStoreWriter) throws {
-        try batch.bytes.withUnsafeBytes { all in
-            var start = 0
-            for end in batch.ends {
-                try writer.append(UnsafeRawBufferPointer(rebasing: all[start..<end]))
-                start = end
-            }
-        }
+    private static func code(_ batch: PackedLabels, into writer: inout LabelStoreWriter) throws {
+        try batch.forEach { try writer.append($0) }
     }
 }

@@ -9,30 +9,25 @@ import CallDirReader
 enum SymbolTableBuilder {
     static let rounds = 5
 
-    /// `sample` holds labels back to back; `ends[i]` is where label i ends.
-    static func build(sample: [UInt8], ends: [Int]) -> LabelSymbols {
+    static func build(sample: PackedLabels) -> LabelSymbols {
         var table = LabelSymbols(words: [], lengths: [])
-        guard !sample.isEmpty else { return table }
-        for _ in 0..<rounds { table = round(table, sample: sample, ends: ends) }
+        guard !sample.bytes.isEmpty else { return table }
+        for _ in 0..<rounds { table = round(table, sample: sample) }
         return table
     }
 
     /// A unit is a code (0..<255) or 256 + a literal byte.
-    private static func round(_ table: LabelSymbols, sample: [UInt8], ends: [Int]) -> LabelSymbols {
+    private static func round(_ table: LabelSymbols, sample: PackedLabels) -> LabelSymbols {
         let coder = LabelCoder(table)
         var single = [Int](repeating: 0, count: 512)
         var pairs = [Int](repeating: 0, count: 512 * 512)
-        sample.withUnsafeBytes { bytes in
-            var start = 0
-            for end in ends {
-                var previous = -1
-                coder.forEachUnit(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) { code, literal in
-                    let unit = code.map { Int($0) } ?? 256 + Int(literal)
-                    single[unit] += 1
-                    if previous >= 0 { pairs[previous * 512 + unit] += 1 }
-                    previous = unit
-                }
-                start = end
+        sample.forEach { label in
+            var previous = -1
+            coder.forEachUnit(label) { code, literal in
+                let unit = code.map { Int($0) } ?? 256 + Int(literal)
+                single[unit] += 1
+                if previous >= 0 { pairs[previous * 512 + unit] += 1 }
+                previous = unit
             }
         }
         func symbol(_ unit: Int) -> (word: UInt64, length: Int) {

@@ -1,0 +1,33 @@
+/// Labels back to back in one buffer, label i ending at `ends[i]`: the symbol table's
+/// training sample, and the batches the compile thread hands to the coding thread. Two
+/// arrays for any number of labels, where an array per label would allocate per label.
+struct PackedLabels {
+    private(set) var bytes: [UInt8] = []
+    private(set) var ends: [Int] = []
+
+    var count: Int { ends.count }
+    var isEmpty: Bool { ends.isEmpty }
+
+    mutating func append(_ label: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: label)
+        ends.append(bytes.count)
+    }
+
+    mutating func reserveCapacity(bytes byteCount: Int) { bytes.reserveCapacity(byteCount) }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with every label in order.
+    func forEach(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        try bytes.withUnsafeBytes { all in
+            var start = 0
+            for end in ends {
+                try body(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                start = end
+            }
+        }
+    }
+}
