@@ -1,28 +1,41 @@
 import CallDirReader
 import NIOCore
 
-/// The `results` array of a batch reply, written in input order: the batch lookup's answers
-/// for the numbers, the policy's for the inputs that are not numbers, between them. One value
-/// the lookup's closure mutates: locals captured by the closure and by a nested function were
-/// checked for exclusive access at run time at every answer (7% of a batch).
+/// The body of a batch reply, `{"index":...,"count":N,"results":[...]}`, its results written
+/// in input order: the batch lookup's answers for the numbers, the policy's for the inputs
+/// that are not numbers, between them. One value the lookup's closure mutates: locals
+/// captured by the closure and by a nested function were checked for exclusive access at run
+/// time at every answer (7% of a batch).
 struct BatchAnswers {
     let inputs: [String]
     let classes: [CallerID]
     let policy: CallerIDPolicy
-    var out: ByteBuffer
-    var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
+    private(set) var out: ByteBuffer
+    private(set) var tally = (block: 0, identify: 0, allow: 0, invalid: 0)
     /// The next input to answer.
     private var next = 0
 
-    init(inputs: [String], classes: [CallerID], policy: CallerIDPolicy, out: ByteBuffer) {
+    /// Starts the reply in `out`: the index's identity (its JSON) and the input count.
+    init(inputs: [String], classes: [CallerID], policy: CallerIDPolicy, identity: [UInt8], out: ByteBuffer) {
         self.inputs = inputs
         self.classes = classes
         self.policy = policy
         self.out = out
+        self.out.writeStaticString("{\"index\":")
+        self.out.writeBytes(identity)
+        self.out.writeStaticString(",\"count\":")
+        self.out.writeDecimal(Int64(inputs.count))
+        self.out.writeStaticString(",\"results\":[")
+    }
+
+    /// Answers the inputs after the last number and ends the reply.
+    mutating func finish() {
+        answerNotNumbers()
+        out.writeStaticString("]}")
     }
 
     /// Answers the inputs before the next number: they are not numbers.
-    mutating func answerNotNumbers() {
+    private mutating func answerNotNumbers() {
         while next < inputs.count, case .notANumber(let reason) = classes[next] {
             tally.invalid += 1
             let input = inputs[next], first = next == 0, action = policy.action(for: reason)

@@ -178,13 +178,8 @@ public struct Router: Responder {
         var numbers: [Int64] = []
         numbers.reserveCapacity(inputs.count)
         for case .number(let number) in classes { numbers.append(number) }
-        var answers = BatchAnswers(inputs: inputs, classes: classes, policy: policy,
+        var answers = BatchAnswers(inputs: inputs, classes: classes, policy: policy, identity: loaded.identity,
                                    out: allocator.buffer(capacity: 64 + loaded.identity.count + inputs.count * 200))
-        answers.out.writeStaticString("{\"index\":")
-        answers.out.writeBytes(loaded.identity)
-        answers.out.writeStaticString(",\"count\":")
-        answers.out.writeDecimal(Int64(inputs.count))
-        answers.out.writeStaticString(",\"results\":[")
         do {
             // One batch lookup (memory reads overlapped, labels written from their bytes).
             try numbers.withUnsafeBufferPointer { numbers in
@@ -193,8 +188,7 @@ public struct Router: Responder {
         } catch {
             return damaged(error, .batch)
         }
-        answers.answerNotNumbers()
-        answers.out.writeStaticString("]}")
+        answers.finish()
         metrics.lookupsBlock.increment(by: answers.tally.block)
         metrics.lookupsIdentify.increment(by: answers.tally.identify)
         metrics.lookupsAllow.increment(by: answers.tally.allow)
