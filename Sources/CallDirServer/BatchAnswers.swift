@@ -15,12 +15,15 @@ struct BatchAnswers {
     /// The next input to answer.
     private var next = 0
 
-    /// Starts the reply in `out`: the index's identity (its JSON) and the input count.
-    init(inputs: [String], classes: [CallerID], policy: CallerIDPolicy, identity: [UInt8], out: ByteBuffer) {
+    /// Starts the reply in a buffer of its own: the index's identity (its JSON) and the input
+    /// count. The buffer is made here, not passed in: the first write to a buffer the caller
+    /// still held copied it (copy-on-write) into fresh memory, page faults and all, at every
+    /// request: 40% of a batch's speed (daa9ba0).
+    init(inputs: [String], classes: [CallerID], policy: CallerIDPolicy, identity: [UInt8], allocator: ByteBufferAllocator) {
         self.inputs = inputs
         self.classes = classes
         self.policy = policy
-        self.out = out
+        out = allocator.buffer(capacity: 64 + identity.count + inputs.count * 200)
         self.out.writeStaticString("{\"index\":")
         self.out.writeBytes(identity)
         self.out.writeStaticString(",\"count\":")

@@ -179,7 +179,7 @@ public struct Router: Responder {
         numbers.reserveCapacity(inputs.count)
         for case .number(let number) in classes { numbers.append(number) }
         var answers = BatchAnswers(inputs: inputs, classes: classes, policy: policy, identity: loaded.identity,
-                                   out: allocator.buffer(capacity: 64 + loaded.identity.count + inputs.count * 200))
+                                   allocator: allocator)
         do {
             // One batch lookup (memory reads overlapped, labels written from their bytes).
             try numbers.withUnsafeBufferPointer { numbers in
