@@ -1,13 +1,14 @@
 /// Batch lookups, and the classification every lookup shares.
 extension CallDirIndex {
-    /// Lookups overlapped by the batch lookups: enough to keep the memory system busy.
-    static let groupSize = 16
+    /// Lookups overlapped by the batch lookups: enough to keep the memory system busy. 32 (the
+    /// most the group's bit masks hold) answered 1M stdin lookups 2-4% faster than 16.
+    static let groupSize = 32
 
     /// Classifies every number in `numbers`, calling `body` with each answer in order, its
     /// label borrowed (valid inside `body` only). The answers are those of `lookup(_:)`; on an
     /// index larger than the CPU caches this is much faster than calling it in a loop: the
-    /// memory reads of 16 lookups overlap, and no `String` is made per label. After a throw,
-    /// `body` has seen a prefix of the answers: at least those of the groups of 16 before the
+    /// memory reads of 32 lookups overlap, and no `String` is made per label. After a throw,
+    /// `body` has seen a prefix of the answers: at least those of the groups of 32 before the
     /// damaged part (every answer before a damaged label).
     public func lookupViews(_ numbers: UnsafeBufferPointer<Int64>, _ body: (LookupResultView) throws -> Void) throws {
         let check = !isVerified
