@@ -56,21 +56,20 @@ for b in before after; do
     mkdir "$scratch/$b"
     cp "${!b}/calldir" "${!b}/calldir-cli" "${!b}/calldir-serve" "$scratch/$b/"
 done
-fuzzers=$(pgrep -f 'release/Fuzz' | tr '\n' ' ' || true)
-pause() { [ -z "$fuzzers" ] || kill -STOP $fuzzers 2>/dev/null || true; }
-resume() { [ -z "$fuzzers" ] || kill -CONT $fuzzers 2>/dev/null || true; }
-trap 'resume; rm -rf "$raw" "$scratch"' EXIT
+# shellcheck source=fuzz-pause.sh
+source "$(dirname "$0")/fuzz-pause.sh"
+trap 'fuzzers_resume; rm -rf "$raw" "$scratch"' EXIT
 record() { echo "$1|$2|$3" >>"$raw"; }  # build, figure, value
 
 # timed BUILD NAME COMMAND...: records the wall s (to the microsecond: time(1) rounds to 10 ms,
 # a twentieth of a 1M compile) and peak RSS MiB of COMMAND.
 timed() {
     local build=$1 name=$2; shift 2
-    pause
+    fuzzers_pause
     local start=$EPOCHREALTIME
     /usr/bin/time -f "%M" -o "$scratch/time" "$@" >/dev/null
     local end=$EPOCHREALTIME
-    resume
+    fuzzers_resume
     record "$build" "$name, s" "$(python3 -c "print(round($end - $start, 4))")"
     record "$build" "$name, peak RSS MiB" "$(python3 -c "print(round($(tail -1 "$scratch/time") / 1024, 1))")"
 }
@@ -83,28 +82,28 @@ for round in $(seq "${ROUNDS:-5}"); do
         timed "$build" "compile --sort" "$bin/calldir" compile -q --sort --memory 64M --identify "$corpus-shuffled.csv" \
             -o "$scratch/index.calldir"
         for kind in identify block; do
-            pause
+            fuzzers_pause
             start=$EPOCHREALTIME
             "$bin/calldir" lookup --index "$dir/$kind.calldir" - <"$dir/queries-1000000.txt" >/dev/null || true
             end=$EPOCHREALTIME
-            resume
+            fuzzers_resume
             record "$build" "lookup - ($kind), s" "$(python3 -c "print(round($end - $start, 4))")"
         done
         "$bin/calldir" serve --index "$dir/identify.calldir" --port "$port" --threads 1 2>/dev/null &
         server=$!
         wait_for_serve "$port"
-        pause
+        fuzzers_pause
         post=$(wrk_rate "$port" "$root/Benchmarks/scripts/batch.lua" 4 "${DURATION:-4s}" "$dir/queries-1000000.txt" 1000)
         get=$(wrk_rate "$port" "$root/Benchmarks/scripts/lookup.lua" 64 "${DURATION:-4s}" "$dir/queries-1000000.txt" 1)
-        resume
+        fuzzers_resume
         kill -TERM $server; wait $server || true
         record "$build" "POST of 1,000, numbers/s" "$post"
         record "$build" "single GETs, requests/s" "$get"
         number=$(head -1 "$dir/queries-1000000.txt")
-        pause
+        fuzzers_pause
         hyperfine -N -i --runs "${RUNS:-100}" --warmup 5 --export-json "$scratch/oneshot.json" \
             "$bin/calldir lookup --index $dir/identify.calldir $number" >/dev/null 2>&1
-        resume
+        fuzzers_resume
         record "$build" "one-shot lookup, ms" \
             "$(python3 -c "import json,sys; print(round(json.load(open(sys.argv[1]))['results'][0]['median'] * 1000, 3))" "$scratch/oneshot.json")"
     done

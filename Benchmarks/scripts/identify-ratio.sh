@@ -16,10 +16,9 @@ script=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=wrk-rate.sh
 source "$script/wrk-rate.sh"
 raw=$(mktemp)
-fuzzers=$(pgrep -f 'release/Fuzz' | tr '\n' ' ' || true)
-pause() { [ -z "$fuzzers" ] || kill -STOP $fuzzers 2>/dev/null || true; }
-resume() { [ -z "$fuzzers" ] || kill -CONT $fuzzers 2>/dev/null || true; }
-trap 'resume; rm -f "$raw" "$raw.user"' EXIT
+# shellcheck source=fuzz-pause.sh
+source "$(dirname "$0")/fuzz-pause.sh"
+trap 'fuzzers_resume; rm -f "$raw" "$raw.user"' EXIT
 port=${PORT:-18577}
 if [ "${DAEMON:-1}" = 1 ] && ! command -v wrk >/dev/null; then
     echo "[identify-ratio] installing wrk" >&2
@@ -28,20 +27,20 @@ fi
 for _ in $(seq "${ROUNDS:-5}"); do
     for bin in "$@"; do
         for kind in identify block; do
-            pause
+            fuzzers_pause
             # Wall time to the microsecond (time(1) rounds to 10 ms, a twentieth of a run here).
             start=$EPOCHREALTIME
             /usr/bin/time -f "%U" -o "$raw.user" "$bin/calldir" lookup --index "$dir/$kind.calldir" - \
                 <"$dir/queries-1000000.txt" >/dev/null || true
             echo "$bin cli-$kind $(python3 -c "print(round($EPOCHREALTIME - $start, 6))") $(cat "$raw.user")" >>"$raw"
-            resume
+            fuzzers_resume
             [ "${DAEMON:-1}" = 1 ] && [ -x "$bin/calldir-serve" ] || continue
             "$bin/calldir" serve --index "$dir/$kind.calldir" --port "$port" --threads 1 2>/dev/null &
             server=$!
             wait_for_serve "$port" || true
-            pause
+            fuzzers_pause
             rate=$(wrk_rate "$port" "$script/batch.lua" 4 4s "$dir/queries-1000000.txt" 1000)
-            resume
+            fuzzers_resume
             kill -TERM $server; wait $server || true
             echo "$bin post-$kind $rate 0" >>"$raw"
         done

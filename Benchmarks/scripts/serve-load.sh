@@ -17,6 +17,7 @@
 # BIN_DIR: run the calldir and calldir-serve found there instead of building this checkout
 # (to compare two builds); BASELINE=0 skips the constant-response server (and its build).
 # Generated lists and the index are kept in Benchmarks/out/serve-load/ (git-ignored) and reused.
+# Running libFuzzer processes (release/Fuzz*) are paused during each wrk run (fuzz-pause.sh).
 set -euo pipefail
 
 count=${1:-10000000}
@@ -82,11 +83,17 @@ stop_server() {  # stop_server PID: SIGTERM, then the exit status must be 0
     [ "$status" -eq 0 ] || echo "warning: server exited with $status" >&2
 }
 
+# shellcheck source=fuzz-pause.sh
+source "$scripts/fuzz-pause.sh"
+trap fuzzers_resume EXIT
+
 # run_wrk NAME SCRIPT CONNECTIONS PORT [script args...]: prints "NAME rps p50 p90 p99 max errors"
 run_wrk() {
     local name=$1 script=$2 conns=$3 p=$4; shift 4
     local out
+    fuzzers_pause
     out=$(wrk -t"$wrk_threads" -c"$conns" -d"$duration" --timeout 5s -s "$script" "http://127.0.0.1:$p" -- "$@")
+    fuzzers_resume
     echo "$out" >> "$work/wrk-$name.txt"
     local line
     line=$(echo "$out" | grep '^RESULT')
