@@ -20,7 +20,9 @@ struct PackedLabels {
         ends.removeAll(keepingCapacity: true)
     }
 
-    /// Calls `body` with every label in order.
+    /// Calls `body` with every label in order. Inlined: a caller's closure that counts into
+    /// arrays (the symbol table's training) otherwise checks their uniqueness at every count.
+    @inline(__always)
     func forEach(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         try bytes.withUnsafeBytes { all in
             var start = 0
