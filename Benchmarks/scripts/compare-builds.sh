@@ -89,14 +89,12 @@ for round in $(seq "${ROUNDS:-5}"); do
             fuzzers_resume
             record "$build" "lookup - ($kind), s" "$(python3 -c "print(round($end - $start, 4))")"
         done
-        "$bin/calldir" serve --index "$dir/identify.calldir" --port "$port" --threads 1 2>/dev/null &
-        server=$!
-        wait_for_serve "$port"
+        serve_start "$bin/calldir" "$dir/identify.calldir" "$port" || exit 2
         fuzzers_pause
         post=$(wrk_rate "$port" "$root/Benchmarks/scripts/batch.lua" 4 "${DURATION:-4s}" "$dir/queries-1000000.txt" 1000)
         get=$(wrk_rate "$port" "$root/Benchmarks/scripts/lookup.lua" 64 "${DURATION:-4s}" "$dir/queries-1000000.txt" 1)
         fuzzers_resume
-        kill -TERM $server; wait $server || true
+        serve_stop
         record "$build" "POST of 1,000, numbers/s" "$post"
         record "$build" "single GETs, requests/s" "$get"
         number=$(head -1 "$dir/queries-1000000.txt")

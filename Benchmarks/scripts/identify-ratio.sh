@@ -35,13 +35,11 @@ for _ in $(seq "${ROUNDS:-5}"); do
             echo "$bin cli-$kind $(python3 -c "print(round($EPOCHREALTIME - $start, 6))") $(cat "$raw.user")" >>"$raw"
             fuzzers_resume
             [ "${DAEMON:-1}" = 1 ] && [ -x "$bin/calldir-serve" ] || continue
-            "$bin/calldir" serve --index "$dir/$kind.calldir" --port "$port" --threads 1 2>/dev/null &
-            server=$!
-            wait_for_serve "$port" || true
+            serve_start "$bin/calldir" "$dir/$kind.calldir" "$port" || exit 2
             fuzzers_pause
             rate=$(wrk_rate "$port" "$script/batch.lua" 4 4s "$dir/queries-1000000.txt" 1000)
             fuzzers_resume
-            kill -TERM $server; wait $server || true
+            serve_stop
             echo "$bin post-$kind $rate 0" >>"$raw"
         done
     done

@@ -79,20 +79,15 @@ timed() {
 
 # served NAME INDEX: appends "NAME-get requests/s 0" and "NAME-post numbers/s 0" to $results.
 served() {
-    local tag=$1 pid rate
-    # Another process on the port would answer instead of ours: refuse to measure it.
-    ! curl -s "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 || { log "port $port is in use: set PORT"; exit 2; }
-    "$calldir" serve --index "$2" --port "$port" --threads 1 2>"$out/serve.log" &
-    pid=$!
-    wait_for_serve "$port" && kill -0 $pid 2>/dev/null \
-        || { log "calldir serve did not start"; cat "$out/serve.log" >&2; exit 2; }
+    local tag=$1 rate
+    serve_log=$out/serve.log
+    serve_start "$calldir" "$2" "$port" || exit 2
     for kind in get post; do
         if [ $kind = get ]; then rate=$(wrk_rate "$port" "$root/Benchmarks/scripts/lookup.lua" 64 "$duration" "$sample" 1)
         else rate=$(wrk_rate "$port" "$root/Benchmarks/scripts/batch.lua" 4 "$duration" "$sample" 1000); fi
         echo "$tag-$kind $rate 0" >>"$results"
     done
-    kill -TERM $pid
-    wait $pid || true
+    serve_stop
 }
 
 # The records tinycdb's `cdb -c` reads, from the CSV (labels unquoted; lengths in bytes).
