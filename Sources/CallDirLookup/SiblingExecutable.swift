@@ -24,6 +24,12 @@ package enum SiblingExecutable {
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, &argv)
         let reason = String(cString: strerror(errno))
-        Terminal.error("cannot start \(path): \(reason) (\(name) must be installed next to calldir)")
+        // Name every sibling that is missing at once, not one per attempt.
+        let others = all.filter { $0 != name && access(self.path($0), X_OK) != 0 }
+        let also = others.isEmpty ? "" : "; also missing: " + others.joined(separator: ", ")
+        Terminal.error("cannot start \(path): \(reason) (\(name) must be installed next to calldir\(also))")
     }
+
+    /// Every executable `calldir` hands work to.
+    package static let all = ["calldir-cli", "calldir-serve"]
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import CallDir
 import CallDirLookup
@@ -12,6 +17,11 @@ enum Main {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let fast = FastLookup(arguments: arguments, acceptsStdin: true) {
             fast.run(stream: { try $0.answerLines(path: "-") })
+        }
+        // No subcommand is a usage error (64), as with most CLIs; the help goes to stderr.
+        if arguments.isEmpty {
+            Terminal.printError(CallDirCommand.helpMessage())
+            exit(64)
         }
         CallDirCommand.main()
     }
@@ -30,9 +40,10 @@ struct CallDirCommand: ParsableCommand {
         compile: the list breaks a rule; verify: the index is damaged); 2 an error \
         (unreadable input, a missing or damaged index for lookup); 64 bad usage.
 
-        Start here:
-          calldir compile --block data/blocked.txt --identify data/identified.csv
-          calldir lookup 18005555555
+        Start here (from any folder):
+          printf '18005555555\\n19005550123\\n' > blocked.txt
+          calldir compile --country 1 --block blocked.txt -o demo.calldir
+          calldir lookup --index demo.calldir 18005555555
         """,
         version: CallDirVersion.string,
         subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, SimulateCommand.self, ExportCommand.self, DiffCommand.self, PatchCommand.self, ServeCommand.self]

@@ -113,9 +113,6 @@ struct CompileCommand: ParsableCommand {
 
     func validate() throws {
         try CallerPolicyOptions.validate(country: country)
-        if block.isEmpty && identify.isEmpty && list.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
-            throw ValidationError("Nothing to compile: give --block, --identify, --list, --block-sql or --identify-sql.")
-        }
         if list.contains("-") { throw ValidationError("--list is read once per kind, so it cannot be stdin ('-'): save it to a file.") }
         if parseSize(memory) == nil { throw ValidationError("--memory takes a size such as 64M or 1G, not '\(memory)'.") }
         if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
@@ -124,6 +121,11 @@ struct CompileCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Checked here, not in validate(): swift-argument-parser reports an unknown option
+        // ('--blok', with its "did you mean") only after validate() has passed.
+        if block.isEmpty && identify.isEmpty && list.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
+            throw ValidationError("Nothing to compile: give --block, --identify, --list, --block-sql or --identify-sql.")
+        }
         TemporaryFiles.installInterruptCleanup()
         let compiler: Compiler
         var problems = 0
