@@ -19,25 +19,3 @@ func parseSize(_ text: String) -> Int? {
     guard let value = Int(digits), value > 0 else { return nil }
     return value.multipliedReportingOverflow(by: factor).overflow ? nil : value * factor
 }
-
-func formatCount<T: BinaryInteger>(_ n: T) -> String {
-    let digits = String(n)
-    var out = ""
-    for (i, c) in digits.enumerated() {
-        if i > 0, (digits.count - i) % 3 == 0, c != "-" { out.append(",") }
-        out.append(c)
-    }
-    return out
-}
-
-func formatFixed(_ value: Double, _ places: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    let rounded = (value * scale).rounded() / scale
-    var text = String(rounded)
-    if let dot = text.firstIndex(of: ".") {
-        let decimals = text.distance(from: dot, to: text.endIndex) - 1
-        if decimals < places { text += String(repeating: "0", count: places - decimals) }
-    } else if places > 0 { text += "." + String(repeating: "0", count: places) }
-    return text
-}

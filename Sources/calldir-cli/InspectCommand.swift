@@ -57,12 +57,12 @@ struct VerifyCommand: ParsableCommand {
             if DeltaFile.looksLikeDelta(file) {
                 let delta = try DeltaFile(file: file, verify: true)
                 checksum = hex(delta.checksum)
-                summary = "ok: \(path): delta of \(delta.summary.changedEntries) entries and \(delta.removedRangeCount + delta.addedRangeCount) "
-                    + "ranges from \(hex(delta.oldChecksum)) to \(hex(delta.newChecksum)), checksum \(checksum)"
+                summary = "ok: \(path): delta of \(counted(delta.summary.changedEntries, "number")) and "
+                    + "\(counted(delta.removedRangeCount + delta.addedRangeCount, "range")) from \(hex(delta.oldChecksum)) to \(hex(delta.newChecksum)), checksum \(checksum)"
             } else {
                 let index = try CallDirIndex(file: file, verify: true)
                 checksum = index.checksumText
-                summary = "ok: \(path): \(index.blockedCount + index.identifiedCount) entries, checksum \(checksum)"
+                summary = "ok: \(path): \(index.sizeText), checksum \(checksum)"
             }
             var out = StdoutBuffer()
             out.write(json ? JSONValue.object([("path", .string(path)), ("ok", .bool(true)),

@@ -171,8 +171,13 @@ private struct Run {
         return nil
     }
 
-    /// Entries fed per second: added, or in an update added or removed.
-    var rate: Double { seconds > 0 ? Double(previous == nil ? onDevice : Int64(steps.reduce(0) { $0 + $1.entries })) / seconds : 0 }
+    /// Entries fed: added, or in an update added or removed.
+    var fed: Int64 { previous == nil ? onDevice : Int64(steps.reduce(0) { $0 + $1.entries }) }
+    /// Entries fed per second on this machine.
+    var rate: Double { seconds > 0 ? Double(fed) / seconds : 0 }
+    /// What the same feed would take on a phone, at CallKit's measured rate: this machine's
+    /// feed time is the simulator's, not the device's.
+    var deviceSeconds: Double { Double(fed) / Double(CallKitLimits.measuredEntriesPerSecond) }
 
     static func kinds(_ counts: (blocking: Int, identification: Int), _ what: String) -> String {
         "\(formatCount(counts.blocking + counts.identification)) \(what) (blocking \(formatCount(counts.blocking)), "
@@ -207,6 +212,8 @@ private struct Run {
         lines.append("feed \(formatFixed(seconds, 3)) s (\(formatFixed(rate / 1e6, 1)) M entries/s), "
                      + "peak memory \(formatFixed(Double(peakBytes) / 1_048_576, 1)) MiB (the process; the simulated "
                      + "device's store holds \(formatCount(storedRuns)) run\(storedRuns == 1 ? "" : "s") of consecutive numbers)")
+        lines.append("on a device: about \(formatFixed(deviceSeconds, 1)) s for \(counted(fed, "entry", "entries")) at CallKit's "
+                     + "measured ~\(formatCount(CallKitLimits.measuredEntriesPerSecond)) entries/s (an estimate; the feed time above is this machine's)")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -231,7 +238,7 @@ private struct Run {
                         ("problem", problem.map { .string($0) } ?? .null), ("requests", .array(requests)),
                         ("removals", kinds(removals)), ("additions", kinds(additions)),
                         ("entriesOnDevice", .int(onDevice)), ("storedRuns", .int(Int64(storedRuns))), ("seconds", .double(seconds)),
-                        ("peakMemoryBytes", .int(peakBytes))])
+                        ("estimatedDeviceSeconds", .double(deviceSeconds)), ("peakMemoryBytes", .int(peakBytes))])
     }
 
     static func json(_ failure: CallKitSimulator.Failure) -> JSONValue {

@@ -25,8 +25,10 @@ public struct TextListOptions: Sendable, Equatable {
 /// fields are ignored. Any other line is one number without a label.
 ///
 /// Header: if the first line that is not blank or a comment has no digit in its first field
-/// (or contains a column name requested in `TextListOptions`), it names the columns, and every later line is split by the header's delimiter (TAB if the
-/// header has one, else comma) and the columns chosen by `TextListOptions` are read.
+/// (or contains a column name requested in `TextListOptions`), it names the columns, and every
+/// later line is split by the header's delimiter (TAB if the header has one, else `;` if it has
+/// one and no comma, else comma) and the columns chosen by `TextListOptions` are read. A list
+/// without header whose first line has `;` and no comma is split at `;` throughout.
 /// An empty label field is reported as no label (nil).
 public struct TextListSource: EntrySource {
     public let name: String
@@ -89,6 +91,14 @@ struct TextListParser {
 
     static let tab: UInt8 = 0x09
     static let comma: UInt8 = 0x2C
+    static let semicolon: UInt8 = 0x3B
+
+    /// The first content line's delimiter: TAB if it has one; `;` if it has one and no comma
+    /// (Excel's CSV where the decimal mark is a comma); else comma.
+    static func delimiter(of line: UnsafeRawBufferPointer) -> UInt8 {
+        if line.contains(tab) { return tab }
+        return line.contains(semicolon) && !line.contains(comma) ? semicolon : comma
+    }
 
     let name: String
     let options: TextListOptions
@@ -164,7 +174,7 @@ struct TextListParser {
     /// Looks at the first content line: a header sets up `.columns` and returns true.
     @inline(never)
     private mutating func decideLayout(_ line: UnsafeRawBufferPointer, _ lineNumber: Int) throws -> Bool {
-        let delimiter = line.contains(Self.tab) ? Self.tab : Self.comma
+        let delimiter = Self.delimiter(of: line)
         var names: [String] = []
         var firstHasDigit = false
         let outcome = CSVLine.forEachField(in: line, delimiter: delimiter, scratch: scratch) { index, field in
@@ -182,7 +192,9 @@ struct TextListParser {
                                    + "header line naming it (the first line starts with a number); add a "
                                    + "header or do not select columns", path: name, line: lineNumber)
             }
-            layout = .perLine
+            // Semicolons are decided here, once: Excel's CSV in French, German and Swiss
+            // locales. The per-line test stays TAB and comma only (the hot path).
+            layout = delimiter == Self.semicolon ? .columns(delimiter: delimiter, number: 0, label: 1) : .perLine
             return false
         }
         let number = try chooseColumn(names, requested: options.numberColumn,
@@ -194,7 +206,7 @@ struct TextListParser {
         guard let number else {
             throw CallDirError(.badInput, "the header line has no number column (columns: \(listed(names))); "
                                + "name the column number, pattern, phone, phone_number or tel, or select "
-                               + "it by name", path: name, line: lineNumber)
+                               + "it with --number-column NAME", path: name, line: lineNumber)
         }
         layout = .columns(delimiter: delimiter, number: number, label: label)
         return true
@@ -208,7 +220,7 @@ struct TextListParser {
         if let requested {
             if let index = normalized.firstIndex(of: Self.normalize(requested)) { return index }
             throw CallDirError(.badInput, "the header line has no \(role) column '\(requested)' (columns: "
-                               + "\(listed(names))); use one of these names", path: name, line: lineNumber)
+                               + "\(listed(names))); give --\(role)-column one of these names", path: name, line: lineNumber)
         }
         for candidate in defaults {
             if let index = normalized.firstIndex(of: candidate) { return index }

@@ -6,6 +6,12 @@ import CallDirReader
 extension CallDirIndex {
     public var checksumText: String { hex(checksum) }
 
+    /// "N numbers, M ranges (K device entries)", both kinds together.
+    public var sizeText: String {
+        CallDir.sizeText(numbers: blockedCount + identifiedCount, ranges: blockedRangeCount + identifiedRangeCount,
+                         deviceEntries: metadata.deviceEntries)
+    }
+
     /// Stored entries (both kinds) per file byte.
     public var bytesPerEntry: Double {
         let entries = blockedCount + identifiedCount
@@ -42,15 +48,15 @@ extension CallDirIndex {
         var lines = [
             "index            \(path)",
             "format           \(formatVersion)",
-            "size             \(file.bytes.count) bytes (\(roundedText(bytesPerEntry)) bytes/entry)",
+            "size             \(counted(file.bytes.count, "byte"))" + (bytesPerEntry > 0 ? " (\(roundedText(bytesPerEntry)) bytes/number)" : ""),
             "checksum         crc32 \(checksumText)",
             "built            " + (m.buildTime == 0 ? "not recorded (reproducible build)" : isoDate(m.buildTime)),
             "generator        \(m.generator)",
-            "blocked          \(blockedCount) numbers, \(blockedRangeCount) ranges covering \(m.blockedRangeNumbers) numbers",
-            "identified       \(identifiedCount) numbers, \(identifiedRangeCount) ranges covering \(m.identifiedRangeNumbers) numbers",
-            "labels           \(labelCount)",
-            "in both kinds    \(m.numbersInBoth) numbers",
-            "device entries   \(m.deviceEntries) (what a CallKit extension would load)",
+            "blocked          \(counted(blockedCount, "number")), \(counted(blockedRangeCount, "range")) covering \(counted(m.blockedRangeNumbers, "number"))",
+            "identified       \(counted(identifiedCount, "number")), \(counted(identifiedRangeCount, "range")) covering \(counted(m.identifiedRangeNumbers, "number"))",
+            "labels           \(formatCount(labelCount))",
+            "in both kinds    \(counted(m.numbersInBoth, "number"))",
+            "device entries   \(formatCount(m.deviceEntries)) (what a CallKit extension would load)",
             "sections",
         ]
         for s in sectionLayout {
