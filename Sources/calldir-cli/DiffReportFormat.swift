@@ -59,7 +59,7 @@ private struct ReportText {
         }
         if !r.topLabelChanges.isEmpty {
             if markdown { lines.append("") }
-            let counted = r.labelChangesApproximate ? "more than \(formatCount(r.distinctLabelChanges)) label changes; counts are lower bounds"
+            let counted = r.labelChangesApproximate ? "more than \(formatCount(DiffReport.labelChangeCapacity)) distinct label changes; counts are lower bounds"
                                                     : "\(formatCount(r.distinctLabelChanges)) distinct label change\(r.distinctLabelChanges == 1 ? "" : "s")"
             lines.append((markdown ? "**Top label changes** " : "top label changes ") + "(\(counted)):")
             for c in r.topLabelChanges {

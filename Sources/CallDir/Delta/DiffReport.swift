@@ -67,6 +67,8 @@ public struct DiffReport: Sendable {
     public static let examples = 5
     public static let labelExamples = 3
     public static let topLabels = 10
+    /// Distinct label changes counted at a time (`LabelChangeCounter`).
+    public static var labelChangeCapacity: Int { LabelChangeCounter.capacity }
     /// A budget warning starts at this share of `--max-numbers`.
     public static let budgetWarningShare = 0.9
 
