@@ -49,6 +49,7 @@ struct DiffCommand: ParsableCommand {
     func validate() throws {
         if output == nil, !review.report { throw ValidationError("Give -o FILE for the delta, or --report for a review of the change.") }
         if review.report, report.json { throw ValidationError("--json prints the delta's summary on stdout; with --report use --format json.") }
+        if !review.report, review.maxNumbers != nil { throw ValidationError("--max-numbers is the budget of --report: add --report.") }
     }
 
     func run() throws {

@@ -179,5 +179,6 @@ struct DiffReportCLITests {
     func usage() throws {
         #expect(try CLI.run(["diff", "a.calldir", "b.calldir"]).status == 64)
         #expect(try CLI.run(["diff", "a.calldir", "b.calldir", "--report", "--json"]).status == 64)
+        #expect(try CLI.run(["diff", "a.calldir", "b.calldir", "-o", "d.delta", "--max-numbers", "5"]).status == 64)
     }
 }
