@@ -45,6 +45,9 @@ struct CompileCheckCLITests {
         // A stale temporary of a compile killed long ago: a compile sweeps it, a check must not.
         try Data("stale".utf8).write(to: URL(fileURLWithPath: outputFolder + "/.index.calldir.calldir.tmp.999999.abcdef"))
         let before = (try Self.listing(outputFolder), try Self.listing(tmp), try Self.listing(home))
+        func modified(_ path: String) throws -> Date? { try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date }
+        let folderModified = try modified(outputFolder)
+        usleep(20_000)  // a folder entry made and removed in this window would show in the folder's own time
         let environment = ["TMPDIR": tmp, "XDG_DATA_HOME": home, "HOME": home]
         let options = ["--sort", "--dedupe", "--memory", "1M", "--block", input, "--identify", identify, "--json"]
 
@@ -52,6 +55,7 @@ struct CompileCheckCLITests {
         #expect(check.status == 0, "\(check.stderr)")
         let after = (try Self.listing(outputFolder), try Self.listing(tmp), try Self.listing(home))
         #expect(after.0 == before.0, "output folder changed")
+        #expect(try modified(outputFolder) == folderModified, "an entry was made in the output folder, even if removed")
         #expect(after.1 == before.1, "TMPDIR changed")
         #expect(after.2 == before.2)
         let checked = try Self.json(check.stdout)
