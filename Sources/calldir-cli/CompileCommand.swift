@@ -34,6 +34,7 @@ struct CompileCommand: ParsableCommand {
               --rejects rejects.tsv --block complaints.csv.gz -o ftc.calldir
           calldir compile --block-sql 'spam.db:SELECT number FROM spam' \\
               -o spam.calldir
+          calldir compile --check --error-format github --block lists/*.txt
         """
     )
 
@@ -96,8 +97,13 @@ struct CompileCommand: ParsableCommand {
     @Option(help: "Peak memory for a compile with --sort, e.g. 64M or 1G: the sort's runs get what is left after about 14 MiB for the process (22 MiB with labels).")
     var memory = "64M"
 
-    @Option(help: "Folder for --sort's temporary runs.")
-    var tmpdir: String = "/tmp"
+    @Option(help: "Folder for --sort's temporary runs (default: $TMPDIR, else /tmp).")
+    var tmpdir: String?
+
+    @Flag(help: "Check only: read every source and apply every rule as a compile does, write no index (nor any temporary file that outlives the run); same exit status and summary. -o is not needed.")
+    var check = false
+
+    @OptionGroup var errorOutput: ErrorOutputOptions
 
     @Option(name: .customLong("max-numbers"), help: "Fail when a device would have to load more entries than this (ranges counted by size).")
     var maxNumbers: Int64?
@@ -128,27 +134,30 @@ struct CompileCommand: ParsableCommand {
         }
         TemporaryFiles.installInterruptCleanup()
         let compiler: Compiler
-        var problems = 0
+        let diagnostics = DiagnosticOutput(errorOutput)
         do {
-            compiler = try Compiler(options: options(), onDiagnostic: { diagnostic in
-                problems += 1
-                Terminal.clearProgress()
-                Terminal.printError(diagnostic.description)
-            }, onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
-        } catch { throw Terminal.fail(error) }
+            compiler = try Compiler(options: options(), onDiagnostic: diagnostics.report,
+                                    onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
+        } catch {
+            _ = diagnostics.finish(error: error)
+            throw Terminal.fail(error)
+        }
+        let summary: CompileSummary
         do {
-            let summary = try compiler.run()
+            summary = try compiler.run()
             Terminal.clearProgress()
-            report(summary)
         } catch {
             Terminal.clearProgress()
+            _ = diagnostics.finish(error: error)
             throw Terminal.fail(error, negative: [.invalidList, .limitExceeded])
         }
+        if let status = diagnostics.finish(error: nil) { throw ExitCode(status) }
+        report(summary)
     }
 
     private func options() throws -> CompileOptions {
         let path = output ?? DefaultIndex.path
-        if output == nil { DefaultIndex.createFolders(for: path) }
+        if output == nil, !check { DefaultIndex.createFolders(for: path) }
         var options = CompileOptions(output: path)
         var textOptions = TextListOptions()
         textOptions.numberColumn = numberColumn
@@ -165,7 +174,8 @@ struct CompileCommand: ParsableCommand {
         options.sort = sort
         options.dedupe = dedupe
         options.memoryBudget = parseSize(memory)!
-        options.temporaryFolder = tmpdir
+        options.temporaryFolder = tmpdir ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        options.check = check
         options.maxNumbers = maxNumbers
         options.buildTime = buildTime ?? getenv("SOURCE_DATE_EPOCH").flatMap { Int64(String(cString: $0)) } ?? 0
         return options
@@ -178,12 +188,12 @@ struct CompileCommand: ParsableCommand {
             _ = out.close()  // the index is published; a lost summary is reported on stderr
         }
         guard !quiet else { return }
-        var line = "compiled \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"
+        var line = "\(check ? "checked" : "compiled") \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"
         if s.blockedRanges + s.identifiedRanges > 0 {
             line += ", \(formatCount(s.blockedRanges + s.identifiedRanges)) ranges covering \(formatCount(s.blockedRangeNumbers + s.identifiedRangeNumbers)) numbers"
         }
         if s.labels > 0 { line += " (\(formatCount(s.labels)) labels, \(formatCount(s.numbersInBoth)) numbers in both kinds)" }
-        line += " into \(s.output): \(formatCount(s.fileBytes)) bytes"
+        line += check ? ", nothing written: \(formatCount(s.fileBytes)) bytes as an index" : " into \(s.output): \(formatCount(s.fileBytes)) bytes"
         if s.entries > 0 { line += " (\(formatFixed(s.bytesPerEntry, 2)) bytes/entry)" }
         line += " in \(formatFixed(s.seconds, 2)) s"
         Terminal.printError(line)

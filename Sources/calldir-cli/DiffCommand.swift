@@ -15,10 +15,21 @@ struct DiffCommand: ParsableCommand {
         atomically. Ship it instead of NEW; `calldir patch OLD DELTA -o NEW` rebuilds NEW byte \
         for byte, and `calldir inspect`/`verify` read deltas too.
 
-        Exit status: 0 written; 2 an index is unreadable or damaged; 64 bad usage.
+        With --report it also prints, on stdout, a review of the change for a pull request \
+        (--format text, markdown or json), streamed like the delta: per kind the numbers \
+        added and removed and the label changes, counted as a device sees them (ranges by \
+        size; a device update removes removed + relabeled entries and adds added + \
+        relabeled, as `simulate --from` counts), the top label changes with example \
+        numbers, ranges added, removed and resized, and the entries a device loads before \
+        and after, against --max-numbers. Without -o no delta is written.
 
-        Example:
+        Exit status: 0 written; 1 NEW needs more entries than --max-numbers; 2 an index is \
+        unreadable or damaged; 64 bad usage.
+
+        Examples:
           calldir diff yesterday.calldir today.calldir -o today.delta
+          calldir diff main.calldir pr.calldir --report --format markdown \\
+              --max-numbers 2000000
         """
     )
 
@@ -28,19 +39,43 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The index to update it to.", valueName: "new"))
     var new: String
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the delta.", valueName: "file"))
-    var output: String
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the delta (optional with --report).", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var review: ReviewOptions
 
     @OptionGroup var report: DeltaReport
 
+    func validate() throws {
+        if output == nil, !review.report { throw ValidationError("Give -o FILE for the delta, or --report for a review of the change.") }
+        if review.report, report.json { throw ValidationError("--json prints the delta's summary on stdout; with --report use --format json.") }
+        if !review.report, review.maxNumbers != nil { throw ValidationError("--max-numbers is the budget of --report: add --report.") }
+    }
+
     func run() throws {
         TemporaryFiles.installInterruptCleanup()
+        var overBudget = false
         do {
-            let summary = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: output,
-                                          temporaryFolder: report.tmpdir)
-            try report.print(summary, verb: "diff")
+            let (oldIndex, newIndex) = try (CallDirIndex(path: old), CallDirIndex(path: new))
+            if let output {
+                let summary = try Differ.diff(old: oldIndex, new: newIndex, output: output, temporaryFolder: report.tmpdir)
+                try report.print(summary, verb: "diff")
+            }
+            if review.report {
+                let made = try DiffReport.make(old: oldIndex, new: newIndex, maxNumbers: review.maxNumbers)
+                var out = StdoutBuffer()
+                out.write(review.render(made))
+                guard out.close() else { throw ExitCode(2) }
+                overBudget = made.budgetState == .over
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             throw Terminal.fail(error)
+        }
+        if overBudget {
+            Terminal.error("\(new) needs more device entries than --max-numbers \(review.maxNumbers!)")
+            throw ExitCode(1)
         }
     }
 }

@@ -29,6 +29,10 @@ public struct CompileOptions: Sendable {
     public var maxNumbers: Int64?
     /// Unix seconds to record as the build time (0: none, keeping output reproducible).
     public var buildTime: Int64 = 0
+    /// Validate only (`compile --check`): every source read and every rule applied as in a
+    /// compile, the index built in a nameless scratch file under `temporaryFolder` and never
+    /// published; no stale temporaries are swept. The rejects list, when asked for, is written.
+    public var check = false
 
     public init(output: String) { self.output = output }
 }

@@ -38,16 +38,21 @@ public final class Compiler {
     /// Temporaries left by compiles that were killed (`StaleTemporaries`) are removed first.
     public func run() throws -> CompileSummary {
         let started = monotonicSeconds()
-        StaleTemporaries.sweep(folders: [AtomicFile.folder(of: options.output), options.temporaryFolder]
-                               + (options.rejectsPath.map { [AtomicFile.folder(of: $0)] } ?? []))
+        if !options.check {
+            StaleTemporaries.sweep(folders: [AtomicFile.folder(of: options.output), options.temporaryFolder]
+                                   + (options.rejectsPath.map { [AtomicFile.folder(of: $0)] } ?? []))
+        }
         rejects = try RejectLog(path: options.rejectsPath, sourceNames: sourceNames)
         let writer: IndexWriter
-        do { writer = try IndexWriter(destination: options.output) } catch { rejects.discard(); throw error }
+        do {
+            writer = try options.check ? IndexWriter(scratchIn: options.temporaryFolder, for: options.output)
+                                       : IndexWriter(destination: options.output)
+        } catch { rejects.discard(); throw error }
         do {
             try compile(into: writer)
             try rejects.prepare()
             try rejects.commit()
-            try writer.commit()
+            if options.check { writer.discard() } else { try writer.commit() }
         } catch is DiagnosticLog.LimitReached {
             writer.discard()
             try? rejects.publish()

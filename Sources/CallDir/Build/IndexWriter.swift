@@ -19,6 +19,14 @@ final class IndexWriter {
         try file.append([UInt8](repeating: 0, count: IndexFormat.headerSize))
     }
 
+    /// A writer whose file is never published (`compile --check`): the same bytes, in a
+    /// nameless scratch file in `folder` (`AtomicFile(unnamedIn:)`), so the read-back passes
+    /// and the summary are those of a real compile; `discard()` is its only end.
+    init(scratchIn folder: String, for destination: String) throws {
+        file = try AtomicFile(unnamedIn: folder, destination: destination)
+        try file.append([UInt8](repeating: 0, count: IndexFormat.headerSize))
+    }
+
     func beginSection(_ kind: SectionKind) throws {
         precondition(open == nil, "IndexWriter: section \(open!.kind) still open")
         var padding: [UInt8] = []

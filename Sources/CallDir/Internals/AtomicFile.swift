@@ -19,6 +19,8 @@ final class AtomicFile {
     private let bufferLimit = 1 << 20
     /// Bytes handed to `append` so far (the file offset of the next append).
     private(set) var length = 0
+    /// A nameless scratch file (`init(unnamedIn:)`): never fsynced, renamed or unlinked.
+    private let unnamed: Bool
 
     init(destination: String, role: String = "the index") throws {
         self.destination = destination
@@ -36,6 +38,25 @@ final class AtomicFile {
         }
         TemporaryFiles.register(temporaryPath)
         buffer.reserveCapacity(bufferLimit)
+        unnamed = false
+    }
+
+    /// A scratch file that is never published (`compile --check`): written and read back like
+    /// any other, but nameless (`Syscalls.makeUnnamedFile` in `folder`), so nothing is left
+    /// behind whatever happens. `destination` only names it in messages; `commit()` is refused.
+    init(unnamedIn folder: String, destination: String, role: String = "the index") throws {
+        self.destination = destination
+        self.role = role
+        temporaryPath = folder
+        let template = StaleTemporaries.fileTemplate(folder: folder, destinationName: "check")
+        switch Syscalls.makeUnnamedFile(folder: folder, fallbackTemplate: template) {
+        case .success(let created): fd = created
+        case .failure(let error):
+            throw CallDirError(.io, "cannot create a scratch file in \(folder) for checking \(role): "
+                                   + "\(error.text); pass a writable folder with --tmpdir", path: folder)
+        }
+        buffer.reserveCapacity(bufferLimit)
+        unnamed = true
     }
 
     deinit { discard() }
@@ -68,6 +89,7 @@ final class AtomicFile {
     /// After it, only `commit()` or `discard()`.
     func prepare() throws {
         try flush()
+        if unnamed { return }  // nothing to make durable: it stays open until `discard()`
         try check(Syscalls.fsync(fd, path: temporaryPath), "fsync")
         let closed = Syscalls.closeAfterWriting(fd, path: temporaryPath)
         fd = -1
@@ -76,6 +98,7 @@ final class AtomicFile {
 
     /// Renames the prepared file over the destination and syncs the folder.
     func commit() throws {
+        precondition(!unnamed, "AtomicFile: an unnamed scratch file is never published")
         precondition(fd < 0, "AtomicFile: commit() before prepare()")
         try check(Syscalls.rename(temporaryPath, to: destination), "rename")
         TemporaryFiles.unregister(temporaryPath)
@@ -88,6 +111,11 @@ final class AtomicFile {
 
     /// Removes the temporary file; the destination is left as it was.
     func discard() {
+        if unnamed {
+            if fd >= 0 { Syscalls.close(fd) }
+            fd = -1
+            return
+        }
         if fd >= 0 {
             Syscalls.close(fd)
             fd = -1
@@ -123,5 +151,21 @@ final class AtomicFile {
     static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+/// A small text output written whole and published like every other output (temporary file,
+/// fsync, rename): the CLI's reports such as `compile --error-file`.
+public enum AtomicText {
+    public static func publish(_ text: String, to path: String, role: String) throws {
+        let file = try AtomicFile(destination: path, role: role)
+        do {
+            var text = text
+            try text.withUTF8 { try file.append(UnsafeRawBufferPointer($0)) }
+            try file.publish()
+        } catch {
+            file.discard()
+            throw error
+        }
     }
 }

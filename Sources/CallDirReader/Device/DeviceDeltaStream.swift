@@ -69,21 +69,13 @@ final class DeviceDeltaStream {
         var n = 0
         var a = try old.peekSegment()
         var b = try new.peekSegment()
-        while a != nil || b != nil {
-            let low = min(a?.first ?? .max, b?.first ?? .max)
-            let inOld = a.map { $0.first == low } ?? false
-            let inNew = b.map { $0.first == low } ?? false
-            var high: Int64
+        while let (low, last, inOld, inNew) = Self.stretch(a, b) {
+            var high = last
             let changed: Bool
             if inOld, inNew, let a, let b {
-                high = min(a.last, b.last)
                 changed = try !sameLabel(a.label, b.label)
-            } else if inOld, let a {
-                high = min(a.last, (b?.first ?? .max) - 1)
-                changed = removals
             } else {
-                high = min(b!.last, (a?.first ?? .max) - 1)
-                changed = !removals
+                changed = inOld ? removals : !removals
             }
             if changed {
                 guard n < limit else { break }
@@ -104,6 +96,47 @@ final class DeviceDeltaStream {
             }
         }
         return n
+    }
+
+    /// Every change of this kind in both directions, ascending, as stretches: `old` and `new`
+    /// are the label refs of the sides holding the stretch (nil: that side lacks it; both set:
+    /// the label text changed). `calldir diff --report` counts these: removals are the
+    /// stretches OLD holds, additions those NEW holds, as the update's two phases feed them.
+    func forEachChange(_ body: (_ first: Int64, _ last: Int64, _ old: UInt32?, _ new: UInt32?) throws -> Void) throws {
+        var a = try old.peekSegment()
+        var b = try new.peekSegment()
+        while let (low, high, inOld, inNew) = Self.stretch(a, b) {
+            if inOld, inNew, let a, let b {
+                if try !sameLabel(a.label, b.label) { try body(low, high, a.label, b.label) }
+            } else {
+                try body(low, high, inOld ? a?.label : nil, inNew ? b?.label : nil)
+            }
+            if inOld {
+                try old.consume(through: high)
+                a = try old.peekSegment()
+            }
+            if inNew {
+                try new.consume(through: high)
+                b = try new.peekSegment()
+            }
+        }
+    }
+
+    /// OLD's label text for ref `id` (removals).
+    func oldLabel(_ id: UInt32) throws -> String { try old.label(id) }
+
+    /// The stretch from the lowest next number of the two sides' next segments on which the
+    /// set of sides holding it does not change; nil when both are done.
+    @inline(__always)
+    private static func stretch(_ a: (first: Int64, last: Int64, label: UInt32)?, _ b: (first: Int64, last: Int64, label: UInt32)?)
+        -> (low: Int64, high: Int64, inOld: Bool, inNew: Bool)? {
+        guard a != nil || b != nil else { return nil }
+        let low = min(a?.first ?? .max, b?.first ?? .max)
+        let inOld = a.map { $0.first == low } ?? false
+        let inNew = b.map { $0.first == low } ?? false
+        if inOld, inNew, let a, let b { return (low, min(a.last, b.last), true, true) }
+        if inOld, let a { return (low, min(a.last, (b?.first ?? .max) - 1), true, false) }
+        return (low, min(b!.last, (a?.first ?? .max) - 1), false, true)
     }
 
     /// True when OLD's label `a` and NEW's label `b` have the same text (blocking: always).

@@ -50,6 +50,24 @@ package enum Syscalls {
         return .success((fd, bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
     }
 
+    /// Creates a file no other process can see, for reading and writing: `O_TMPFILE` in
+    /// `folder` where the kernel and file system have it (the file never has a name, and
+    /// disappears with its last descriptor, even after kill -9), else a file made from the
+    /// mkstemp `fallbackTemplate` and unlinked at once.
+    package static func makeUnnamedFile(folder: String, fallbackTemplate: String) -> Result<Int32, SystemError> {
+        if let fault = injectedFailure(.open, path: folder) { return .failure(fault) }
+        #if os(Linux)
+        let fd = systemOpen(folder, O_RDWR | O_DIRECTORY | 0o20000000 | O_CLOEXEC, 0o600)  // O_TMPFILE
+        if fd >= 0 { return .success(fd) }
+        guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else { return .failure(.current()) }
+        #endif
+        var bytes = Array(fallbackTemplate.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard made >= 0 else { return .failure(.current()) }
+        _ = bytes.withUnsafeBufferPointer { systemUnlink(String(cString: $0.baseAddress!)) }
+        return .success(made)
+    }
+
     /// Creates a private folder (0700) from a mkdtemp template; returns its path.
     package static func makeTemporaryFolder(template: String) -> Result<String, SystemError> {
         if let fault = injectedFailure(.mkdir, path: template) { return .failure(fault) }
