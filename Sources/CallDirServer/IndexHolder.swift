@@ -6,9 +6,12 @@ import Logging
 import Synchronization
 import CallDirReader
 
-/// One opened and fully verified index, as the daemon serves it. Requests hold a reference for
-/// the few microseconds they need it; the mapping goes away with the last reference
-/// (`MappedFile` unmaps on deinit), which is how a replaced index is retired.
+/// One opened and fully verified index, as the daemon serves it: a private copy of the file in
+/// anonymous memory (`MappedFile(copying:)`), so that nothing done to the file afterwards
+/// (truncated, rewritten in place, removed) can change what is served or fault a lookup with
+/// SIGBUS. Requests hold a reference for the few microseconds they need it; the copy goes
+/// away with the last reference (`MappedFile` unmaps on deinit), which is how a replaced index
+/// is retired.
 public final class LoadedIndex: Sendable {
     public let index: CallDirIndex
     /// The content checksum (hex CRC-32 of the whole file): the index's identity in answers.
@@ -27,7 +30,7 @@ public final class LoadedIndex: Sendable {
     init(path: String, mappings: MappingCount) throws {
         var info = stat()
         let fileTime = stat(path, &info) == 0 ? Int64(info.st_mtim.tv_sec) : 0
-        index = try CallDirIndex(path: path, verify: true)
+        index = try CallDirIndex(file: MappedFile(copying: path), verify: true)
         checksum = index.checksumText
         buildTime = index.metadata.buildTime
         self.fileTime = fileTime
