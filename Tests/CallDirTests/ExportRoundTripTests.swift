@@ -35,7 +35,7 @@ struct ExportRoundTripTests {
         identify.shuffle(using: &rng)
         let quoted = identify.map { row -> String in
             let comma = row.firstIndex(of: ",")!
-            return row[..<comma] + "," + TextExport.csvField(String(row[row.index(after: comma)...]))
+            return row[..<comma] + "," + Escaping.csvField(String(row[row.index(after: comma)...]))
         }
         return (folder.write("block.txt", block.joined(separator: "\n") + "\n"),
                 folder.write("identify.csv", "number,label\n" + quoted.joined(separator: "\n") + "\n"))
@@ -69,7 +69,7 @@ struct ExportRoundTripTests {
             \(what) differs from the original: labels \((try? a.distinctLabels()) ?? []) vs \((try? b.distinctLabels()) ?? []); \
             blocked equal \(blockedA == blockedB), identified equal \(identifiedA == identifiedB), \
             blocked ranges \(a.blockedRangeList == b.blockedRangeList), \
-            identified ranges \(a.identifiedRangeList.map { "\($0.range.first)-\($0.range.last) \($0.label)" } == b.identifiedRangeList.map { "\($0.range.first)-\($0.range.last) \($0.label)" }), \
+            identified ranges \((try a.checkedIdentifiedRanges()).map { "\($0.range.first)-\($0.range.last) \($0.label)" } == (try b.checkedIdentifiedRanges()).map { "\($0.range.first)-\($0.range.last) \($0.label)" }), \
             metadata \(a.metadata) vs \(b.metadata)
             """)
     }
