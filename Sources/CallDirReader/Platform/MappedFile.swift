@@ -5,6 +5,9 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     package let bytes: UnsafeRawBufferPointer
     /// False for borrowed bytes, which deinit must not unmap.
     private let isMapped: Bool
+    /// True for a mapping of a file, whose pages `release` may drop (they reload from the
+    /// file); false for a private copy or borrowed bytes, whose pages would come back as zeros.
+    private let isFileMapping: Bool
 
     public convenience init(path: String) throws {
         let (fd, size) = try MappedFile.openRegular(path)
@@ -22,6 +25,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
         defer { Syscalls.close(fd) }
         self.path = path
         isMapped = true
+        isFileMapping = false
         if size == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return
@@ -80,6 +84,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     package init(fd: Int32, length: Int, path: String) throws {
         self.path = path
         isMapped = true
+        isFileMapping = true
         if length == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return
@@ -96,6 +101,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
         self.path = path
         self.bytes = bytes
         isMapped = false
+        isFileMapping = false
     }
 
     /// Size of the file in bytes.
@@ -103,8 +109,9 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
 
     /// Tells the kernel a region will not be needed again soon: drops it from resident memory,
     /// so a sequential pass over a large file keeps a small footprint.
+    /// A no-op on a private copy or borrowed bytes (MADV_DONTNEED would zero them).
     package func release(_ range: Range<Int>) {
-        guard let base = bytes.baseAddress, !range.isEmpty else { return }
+        guard isFileMapping, let base = bytes.baseAddress, !range.isEmpty else { return }
         let page = Syscalls.pageSize
         let start = range.lowerBound / page * page
         let end = range.upperBound / page * page
