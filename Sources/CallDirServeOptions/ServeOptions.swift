@@ -26,6 +26,9 @@ public struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("poll-interval"), help: ArgumentHelp("How often to check whether the index file was replaced, in milliseconds; 0 turns it off (SIGHUP still reloads).", valueName: "ms"))
     public var pollInterval = 500
 
+    @Flag(name: .customLong("require-index"), help: "Exit 2 at start when the index is missing or damaged, instead of waiting unready (503) for a good file; for a service manager's Restart=on-failure.")
+    public var requireIndex = false
+
     @Flag(name: .customLong("log-requests"), help: "Log one line per request (method, path, status, microseconds).")
     public var logRequests = false
 

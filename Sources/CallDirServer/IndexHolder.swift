@@ -6,9 +6,12 @@ import Logging
 import Synchronization
 import CallDirReader
 
-/// One opened and fully verified index, as the daemon serves it. Requests hold a reference for
-/// the few microseconds they need it; the mapping goes away with the last reference
-/// (`MappedFile` unmaps on deinit), which is how a replaced index is retired.
+/// One opened and fully verified index, as the daemon serves it: a private copy of the file in
+/// anonymous memory (`MappedFile(copying:)`), so that nothing done to the file afterwards
+/// (truncated, rewritten in place, removed) can change what is served or fault a lookup with
+/// SIGBUS. Requests hold a reference for the few microseconds they need it; the copy goes
+/// away with the last reference (`MappedFile` unmaps on deinit), which is how a replaced index
+/// is retired.
 public final class LoadedIndex: Sendable {
     public let index: CallDirIndex
     /// The content checksum (hex CRC-32 of the whole file): the index's identity in answers.
@@ -27,7 +30,7 @@ public final class LoadedIndex: Sendable {
     init(path: String, mappings: MappingCount) throws {
         var info = stat()
         let fileTime = stat(path, &info) == 0 ? Int64(info.st_mtim.tv_sec) : 0
-        index = try CallDirIndex(path: path, verify: true)
+        index = try CallDirIndex(file: MappedFile(copying: path), verify: true)
         checksum = index.checksumText
         buildTime = index.metadata.buildTime
         self.fileTime = fileTime
@@ -87,6 +90,8 @@ public final class IndexHolder: Sendable {
     /// Why the last load failed. Not in `reloadState`: that lock is held through a whole load
     /// (seconds for a large file), and /healthz and 503 answers read this on an event loop.
     private let lastFailure = Mutex<CallDirError?>(nil)
+    /// The last load's outcome as /healthz shows it (`lastReload`), rendered once per load.
+    private let lastOutcome = Mutex<[UInt8]>(Array("null".utf8))
 
     private struct ReloadState {
         weak var retired: LoadedIndex?
@@ -108,6 +113,12 @@ public final class IndexHolder: Sendable {
 
     /// Why the last load failed, for /healthz before anything is loaded.
     public var lastError: CallDirError? { lastFailure.withLock { $0 } }
+
+    /// The last load's outcome, a JSON object: `{"ok":true,"reason":"file replaced","at":UNIX,
+    /// "checksum":"…","error":null}`, or `"ok":false` with the refusal's `error` (and the
+    /// checksum still served, if any); `null` before the first load. A refused replacement is
+    /// visible here while /healthz stays 200 on the index still served.
+    public var lastReloadJSON: [UInt8] { lastOutcome.withLock { $0 } }
 
     /// Indexes mapped right now, and the most ever mapped at once.
     public var mappedCount: Int { mappings.live.load(ordering: .relaxed) }
@@ -151,6 +162,7 @@ public final class IndexHolder: Sendable {
             state.lastSeen = identity
             state.missingReported = identity == nil
             lastFailure.withLock { $0 = failure }
+            record(ok: false, reason: reason, checksum: snapshot?.checksum, error: failure.description)
             metrics.reloadFailures.increment()
             let serving = snapshot.map { "still serving \($0.checksum)" } ?? "nothing loaded yet"
             logger.error("index refused, \(serving): \(failure.description)", metadata: ["reason": "\(reason)"])
@@ -165,6 +177,7 @@ public final class IndexHolder: Sendable {
         state.lastSeen = identity
         state.missingReported = false
         lastFailure.withLock { $0 = nil }
+        record(ok: true, reason: reason, checksum: loaded.checksum, error: nil)
         metrics.reloads.increment()
         let elapsed = clock.now - started
         let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
@@ -174,6 +187,23 @@ public final class IndexHolder: Sendable {
             "replaced": "\(previous?.checksum ?? "none")",
         ])
         return .loaded(loaded)
+    }
+
+    private func record(ok: Bool, reason: String, checksum: String?, error: String?) {
+        var json: [UInt8] = []
+        let bound = 128 + JSONWriter.stringBound(reason) + JSONWriter.stringBound(checksum ?? "") + JSONWriter.stringBound(error ?? "")
+        json.appendJSON(maxBytes: bound) { w in
+            w.text(ok ? "{\"ok\":true,\"reason\":" : "{\"ok\":false,\"reason\":")
+            w.string(reason)
+            w.text(",\"at\":")
+            w.decimal(Int64(time(nil)))
+            w.text(",\"checksum\":")
+            if let checksum { w.string(checksum) } else { w.text("null") }
+            w.text(",\"error\":")
+            if let error { w.string(error) } else { w.text("null") }
+            w.byte(UInt8(ascii: "}"))
+        }
+        lastOutcome.withLock { $0 = json }
     }
 
     /// Waits (2 s by default) for the last retired index to be released by its last request.

@@ -45,7 +45,8 @@ public final class LookupServer: Sendable {
 
     /// Binds, starts the watcher (signal handlers registered before this goes on), then loads
     /// and verifies the index (answering 503 until it is ready). A missing or damaged index at start is logged and waited for: the server
-    /// stays up, unready, until a good file appears.
+    /// stays up, unready, until a good file appears; with `requireIndex`, it is stopped and
+    /// `start()` throws the reason instead.
     public func start() throws {
         let channel: any Channel
         do {
@@ -65,7 +66,11 @@ public final class LookupServer: Sendable {
         // acts on SIGTERM and SIGHUP (reloads are serialised by the holder).
         watcher.start(pollIntervalNanoseconds: configuration.pollIntervalNanoseconds,
                       handleSignals: configuration.handleSignals) { [self] signal in stop(reason: signal) }
-        holder.reload(reason: "start")
+        if case .refused(let failure) = holder.reload(reason: "start"), configuration.requireIndex {
+            stop(reason: "--require-index: no index")
+            waitUntilStopped()
+            throw CallDirError(failure.code, "--require-index: " + failure.message, path: failure.path, offset: failure.offset)
+        }
     }
 
     private func bind() throws -> any Channel {

@@ -9,12 +9,14 @@ import Synchronization
 /// - every `pollInterval`, stat()s the index path and reloads when the file was replaced
 ///   (a compile publishes by rename: a new inode);
 /// - SIGHUP reloads unconditionally;
-/// - SIGTERM and SIGINT call `onStop` once.
+/// - SIGTERM and SIGINT call `onStop` once, from a queue of their own, so a reload in progress
+///   (verifying a large file) never delays a stop.
 /// Polling rather than inotify: it is portable, costs one stat() per tick, and sees a rename
 /// over the path whatever the folder's file system.
 public final class ReloadWatcher: Sendable {
     private let holder: IndexHolder
     private let queue = DispatchQueue(label: "calldir.reload")
+    private let stopQueue = DispatchQueue(label: "calldir.stop")
     private let sources = Mutex(Sources())
 
     /// Dispatch sources are thread-safe objects; the array is only touched under the lock.
@@ -38,10 +40,10 @@ public final class ReloadWatcher: Sendable {
             started.append(timer)
         }
         if handleSignals {
-            started.append(signalSource(SIGHUP) { [holder] in holder.reload(reason: "SIGHUP") })
+            started.append(signalSource(SIGHUP, on: queue) { [holder] in holder.reload(reason: "SIGHUP") })
             let stopOnce = Mutex(false)
             for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-                started.append(signalSource(signal) {
+                started.append(signalSource(signal, on: stopQueue) {
                     let first = stopOnce.withLock { stopped in
                         defer { stopped = true }
                         return !stopped
@@ -76,7 +78,8 @@ public final class ReloadWatcher: Sendable {
         for source in running.all { source.cancel() }
     }
 
-    private func signalSource(_ signal: Int32, _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceProtocol {
+    private func signalSource(_ signal: Int32, on queue: DispatchQueue,
+                              _ handler: @escaping @Sendable () -> Void) -> any DispatchSourceProtocol {
         Glibc.signal(signal, SIG_IGN)  // the default action would kill the process before Dispatch sees it
         let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
         source.setEventHandler(handler: handler)

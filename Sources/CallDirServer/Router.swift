@@ -207,6 +207,8 @@ public struct Router: Responder {
         body.writeBytes(loaded.identity)
         body.writeStaticString(",\"entries\":")
         body.writeDecimal(Int64(loaded.entries))
+        body.writeStaticString(",\"lastReload\":")
+        body.writeBytes(holder.lastReloadJSON)
         body.writeInteger(UInt8(ascii: "}"))
         return Response(status: .ok, body: body, route: .healthz)
     }

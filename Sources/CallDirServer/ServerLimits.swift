@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     /// What answers requests instead of the router (benchmarks only: the baseline that answers
     /// a constant through the same pipeline and handler). Nil: the router.
     public var responder: (any Responder)?
+    /// Fail `LookupServer.start()` when the index cannot be loaded at start (`--require-index`),
+    /// instead of staying up unready until a good file appears.
+    public var requireIndex = false
     /// Install SIGHUP/SIGTERM/SIGINT handlers (the executable does; tests drive reloads directly).
     public var handleSignals = false
 

@@ -26,7 +26,9 @@ struct CompileCommand: ParsableCommand {
         The index is written to a temporary file, fsynced and renamed, after the --rejects \
         list: on failure nothing is published and an existing index is left as it was. \
         Temporaries carry the PID of their compile (.NAME.calldir.tmp.PID.*, \
-        calldir-sort-PID-*); a compile removes those left by compiles that were killed.
+        calldir-sort-PID-*); a compile removes those left by compiles that were killed. \
+        An output that is a character device or a FIFO (-o /dev/null) is written into once \
+        complete, never replaced; a folder or a socket is refused.
 
         Examples:
           calldir compile --block data/blocked.txt --identify data/identified.csv

@@ -12,7 +12,7 @@ struct DiffCommand: ParsableCommand {
         what was added (a changed label is a removal and an addition, as CallKit models it), \
         plus the checksums of OLD and NEW; FORMAT.md, "Delta file", has the layout. It is made \
         by streaming both indexes (memory does not grow with their size) and published \
-        atomically. Ship it instead of NEW; `calldir patch OLD DELTA -o NEW` rebuilds NEW byte \
+        atomically (a character device or FIFO at -o is written into, never replaced). Ship it instead of NEW; `calldir patch OLD DELTA -o NEW` rebuilds NEW byte \
         for byte, and `calldir inspect`/`verify` read deltas too.
 
         With --report it also prints, on stdout, a review of the change for a pull request \
@@ -88,7 +88,8 @@ struct PatchCommand: ParsableCommand {
         Applies a delta made by `calldir diff OLD NEW` to OLD and writes NEW, byte for byte: \
         the result's checksum must be the one the delta names, or nothing is written. A delta \
         made from another OLD is refused before anything is written. The output is published \
-        atomically (temporary file, fsync, rename).
+        atomically (temporary file, fsync, rename); a character device or FIFO at -o is \
+        written into once complete, never replaced.
 
         Exit status: 0 written; 1 the delta does not fit OLD (delta-mismatch); 2 a file is \
         unreadable or damaged; 64 bad usage.

@@ -9,7 +9,10 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write an index as a list in another tool's format.",
         discussion: """
         Streams the index (ranges and labels in memory, numbers never) to -o, published \
-        atomically (temporary file, fsync, rename), or to stdout with '-o -' or no -o.
+        atomically (temporary file, fsync, rename), or to stdout with '-o -' or no -o. A \
+        character device or FIFO at -o is written into once complete, never replaced; a \
+        folder or socket is refused. Labels are escaped by UTF-8 bytes; a damaged label is an \
+        error (exit 2), never written empty.
 
         Formats: text (one number, pattern or FIRST-LAST range per line, or number<TAB>label), \
         csv (number / number,label with a header), vcard (4.0: one card per label, numbers as \

@@ -64,10 +64,13 @@ struct SimulateCommand: ParsableCommand {
         var steps: [LoadStep] = []
         var seconds = 0.0
         do {
-            opened = try CallDirIndex(path: path)
+            // Verified first: the feed's size and the end check rely on the metadata's derived
+            // counts, which only a verify compares with the sections (a forged range record
+            // would otherwise feed 10^14 numbers for hours).
+            opened = try CallDirIndex(path: path, verify: true)
             var committed: LoadCheckpoint?
             if let from {
-                let old = try CallDirIndex(path: from)
+                let old = try CallDirIndex(path: from, verify: true)
                 let loaded = try Self.drive(DeviceLoader(index: old, requestSize: requestSize), simulator, from: nil)
                 previous = Previous(index: old, path: from, requests: loaded.steps.count, failure: simulator.history.last?.failure)
                 committed = loaded.steps.last?.checkpoint

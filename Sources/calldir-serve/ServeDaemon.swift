@@ -40,6 +40,7 @@ struct ServeDaemon: ParsableCommand {
         if let threads = options.threads { config.threads = threads }
         config.pollIntervalNanoseconds = Int64(options.pollInterval) * 1_000_000
         config.logRequests = options.logRequests
+        config.requireIndex = options.requireIndex
         config.handleSignals = true
         let server: LookupServer
         do {

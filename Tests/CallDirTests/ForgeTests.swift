@@ -31,7 +31,7 @@ struct ForgeTests {
             try? index.forEachBlockedNumber { _ in }
             try? index.forEachIdentifiedNumber { _, _ in }
             _ = index.blockedRangeList
-            _ = index.identifiedRangeList
+            _ = try? index.checkedIdentifiedRanges()
             _ = try? index.distinctLabels()
             _ = index.infoText
         }
@@ -44,7 +44,7 @@ struct ForgeTests {
         var labels: [Int64: String] = [:]
         try index.forEachIdentifiedNumber { labels[$0] = $1 }
         let blockedRanges = index.blockedRangeList
-        let identifiedRanges = index.identifiedRangeList
+        let identifiedRanges = try index.checkedIdentifiedRanges()
         for n in Set(probes).union(blocked).union(labels.keys) {
             let got = try index.lookup(n)
             let blockedHere = blocked.contains(n) || blockedRanges.contains { $0.contains(n) }

@@ -26,7 +26,7 @@ struct EntryWalk {
     /// Every identified number once with its label, ranges expanded (an exact entry's label
     /// wins inside a range, as in a lookup), ascending.
     func identifiedExpanded(_ body: (Int64, String) throws -> Void) throws {
-        var expander = RangeExpander(ranges: index.identifiedRangeList.map { ($0.range, $0.label) })
+        var expander = RangeExpander(ranges: try index.checkedIdentifiedRanges().map { ($0.range, $0.label) })
         try index.forEachIdentifiedNumber { n, label in try expander.exact(n, label, body) }
         try expander.rest(body)
     }
@@ -41,12 +41,29 @@ struct EntryWalk {
         return count
     }
 
-    /// A cheap upper bound of `expandedCount` (exact numbers inside ranges counted twice).
+    /// A cheap upper bound of `expandedCount` (exact numbers inside ranges counted twice),
+    /// from the sections themselves, never from metadata (which nothing checks at open: a
+    /// forged count near Int64.max must not overflow, and a forged range must not hide behind
+    /// an unchanged count). Saturates at Int64.max.
     func expandedBound(_ kind: ExportKind) -> Int64 {
-        let m = index.metadata
-        let block = Int64(m.blockedNumbers) + Int64(m.blockedRangeNumbers)
-        let identify = Int64(m.identifiedNumbers) + Int64(m.identifiedRangeNumbers)
-        return (kind != .identify ? block : 0) + (kind != .block ? identify : 0)
+        var parts: [Int64] = []
+        if kind != .identify { parts += [Int64(index.blockedCount), rangeNumbers(.block)] }
+        if kind != .block { parts += [Int64(index.identifiedCount), rangeNumbers(.identify)] }
+        return parts.reduce(0) { total, part in
+            let (sum, overflow) = total.addingReportingOverflow(part)
+            return overflow ? .max : sum
+        }
+    }
+
+    /// Numbers covered by the ranges of one kind: exact, as ranges of a kind are disjoint
+    /// (checked at open), so an expanding export lists at least this many. Valid numbers are
+    /// below 10^15, so the sum of disjoint ranges cannot overflow.
+    func rangeNumbers(_ kind: ExportKind) -> Int64 {
+        let ranges = kind == .identify ? index.identifiedRanges : index.blockedRanges
+        return (0..<ranges.count).reduce(Int64(0)) { total, i in
+            let r = ranges.range(i)
+            return total + (r.last - r.first + 1)
+        }
     }
 }
 

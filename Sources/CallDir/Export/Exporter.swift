@@ -54,9 +54,20 @@ public struct Exporter {
         return hasIdentified ? .identify : .block
     }
 
+    /// Refuses an expanding export above --max-numbers before anything is written. Counts come
+    /// from the sections, not from metadata: the bound adds stored counts and range sizes; over
+    /// it, the ranges of one kind alone may exceed the budget (refused at once, without a walk
+    /// through a forged range of 10^14 numbers); else the walk that counts lists what the
+    /// export will write, at most twice the budget plus the numbers stored one by one.
     private func checkBudget(_ kind: ExportKind) throws {
         let walk = EntryWalk(index: index)
         guard walk.expandedBound(kind) > options.maxNumbers else { return }
+        let ranges = [ExportKind.block, .identify].filter { kind == .all || kind == $0 }.map { walk.rangeNumbers($0) }.max() ?? 0
+        if ranges > options.maxNumbers {
+            throw CallDirError(.limitExceeded, "the export would list at least \(ranges) numbers (the ranges of one kind, "
+                               + "expanded; \(options.format.rawValue) has no wildcards), above --max-numbers \(options.maxNumbers); "
+                               + "raise --max-numbers or choose a format with patterns", path: index.path)
+        }
         let count = try walk.expandedCount(kind)
         guard count > options.maxNumbers else { return }
         throw CallDirError(.limitExceeded, "the export would list \(count) numbers (ranges expanded; "
@@ -79,7 +90,7 @@ public struct Exporter {
     /// number above the range's start. Returns warnings (none today; kept for the formats' summaries).
     func identifyRows(spans: Bool, _ row: (String, String) throws -> Void) throws -> [String] {
         let text = RangeText(spans: spans)
-        let ranges = index.identifiedRangeList
+        let ranges = try index.checkedIdentifiedRanges()
         var next = 0
         try index.forEachIdentifiedNumber { n, label in
             while next < ranges.count, ranges[next].range.first < n {

@@ -52,7 +52,7 @@ struct BegoneExport {
             summary.records += 1
             try out.write("\t<dict>\n\t\t<key>addNational</key>\n\t\t<string>false</string>\n\t\t<key>category</key>\n"
                           + "\t\t<string>0</string>\n\t\t<key>number</key>\n\t\t<string>+\(number)</string>\n"
-                          + "\t\t<key>title</key>\n\t\t<string>\(Self.xmlEscaped(title))</string>\n\t</dict>\n")
+                          + "\t\t<key>title</key>\n\t\t<string>\(Escaping.xmlText(title))</string>\n\t</dict>\n")
         }
         if kind == .block {
             try exporter.blockRows(spans: false, expand: false) { try entry($0, exporter.options.name) }
@@ -61,20 +61,6 @@ struct BegoneExport {
         }
         try out.write("</array>\n</plist>\n")
         return summary
-    }
-
-    /// Character data as `XMLScanner` decodes it back.
-    static func xmlEscaped(_ text: String) -> String {
-        var result = ""
-        for c in text {
-            switch c {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(c)
-            }
-        }
-        return result
     }
 }
 
@@ -139,20 +125,10 @@ struct VCardExport {
 
     private func begin(_ name: String) throws {
         try out.write("BEGIN:VCARD\r\nVERSION:4.0\r\n")
-        try out.write(Self.folded("FN:" + Self.escaped(name)))
+        try out.write(Self.folded("FN:" + Escaping.vCardText(name)))
     }
 
     private func tel(_ number: Int64) throws { try out.write("TEL;VALUE=uri:tel:+\(number)\r\n") }
-
-    /// A text value with `\\`, `\,` and `\;` escapes (RFC 6350 3.4).
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for c in text {
-            if c == "\\" || c == "," || c == ";" { result.append("\\") }
-            result.append(c)
-        }
-        return result
-    }
 
     /// A content line folded at 75 octets, never inside a UTF-8 sequence (RFC 6350 3.2).
     static func folded(_ line: String) -> String {

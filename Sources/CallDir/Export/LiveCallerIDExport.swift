@@ -55,7 +55,7 @@ struct LiveCallerIDExport {
             summary.records += 1
         default:
             var text = "identities {\n  key: \"\(key)\"\n  value {\n"
-            if let name, !name.isEmpty { text += "    name: \(Self.textQuoted(name))\n" }
+            if let name, !name.isEmpty { text += "    name: \(Escaping.protobufTextQuoted(name))\n" }
             if options.cacheExpiryMinutes > 0 { text += "    cache_expiry_minutes: \(options.cacheExpiryMinutes)\n" }
             if block { text += "    block: true\n" }
             if options.category != .unspecified {
@@ -64,17 +64,6 @@ struct LiveCallerIDExport {
             try out.write(text + "  }\n}\n")
             summary.records += 1
         }
-    }
-
-    /// A protobuf text-format string: UTF-8 as is, `"` and `\` escaped (labels hold no
-    /// control characters).
-    static func textQuoted(_ text: String) -> String {
-        var result = "\""
-        for c in text {
-            if c == "\"" || c == "\\" { result.append("\\") }
-            result.append(c)
-        }
-        return result + "\""
     }
 }
 

@@ -20,7 +20,7 @@ struct TextExport {
         if csv { try out.write("number,label\n") }
         let line = { (number: String, label: String) throws in
             summary.records += 1
-            try out.write(csv ? number + "," + Self.csvField(label) + "\n" : number + "\t" + label + "\n")
+            try out.write(csv ? number + "," + Escaping.csvField(label) + "\n" : number + "\t" + label + "\n")
         }
         if expand {
             try EntryWalk(index: exporter.index).identifiedExpanded { try line(String($0), $1) }
@@ -28,22 +28,5 @@ struct TextExport {
             summary.warnings = try exporter.identifyRows(spans: true, line)
         }
         return summary
-    }
-
-    /// A CSV field as `CSVLine` reads it back: quoted (with `""` for `"`) when needed.
-    static func csvField(_ text: String) -> String {
-        let needsQuotes = text.contains(",") || text.contains("\"") || text.first == " " || text.last == " "
-        guard needsQuotes else { return text }
-        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
-    }
-}
-
-extension String {
-    /// Every `target` replaced (no Foundation in the core).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        result.reserveCapacity(utf8.count)
-        for c in self { if c == target { result += replacement } else { result.append(c) } }
-        return result
     }
 }

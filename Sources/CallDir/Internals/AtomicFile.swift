@@ -9,8 +9,24 @@ import CallDirReader
 /// only once all of them are complete: `prepare()` (flush, fsync, close) then `commit()`.
 ///
 /// Writes are buffered; `write(at:)` patches bytes already written (the header is written last).
+///
+/// What is at the destination decides how it is published (`Target`): nothing or a regular
+/// file is replaced by rename (through a symbolic link: the file it points to is replaced, the
+/// link stays); a character device or a FIFO (`-o /dev/null`, `-o /dev/stdout` on a pipe) is
+/// never replaced: the finished temporary file (in $TMPDIR or /tmp) is copied into it by
+/// `commit()`, so nothing reaches it unless the output is complete; anything else (a folder, a
+/// socket, a block device) is refused before any work.
 final class AtomicFile {
+    /// How the destination is published.
+    enum Target: Equatable {
+        /// Renamed over this path (the destination, or the file its link resolves to).
+        case replace(String)
+        /// Written into: a character device or a FIFO.
+        case writeInto
+    }
+
     let destination: String
+    let target: Target
     /// What the file is, for messages: "the index", "the rejects list".
     let role: String
     let temporaryPath: String
@@ -25,7 +41,12 @@ final class AtomicFile {
     init(destination: String, role: String = "the index") throws {
         self.destination = destination
         self.role = role
-        let folder = AtomicFile.folder(of: destination)
+        target = try AtomicFile.target(of: destination, role: role)
+        let folder: String
+        switch target {
+        case .replace(let path): folder = AtomicFile.folder(of: path)
+        case .writeInto: folder = Syscalls.temporaryFolder
+        }
         let base = destination.split(separator: "/").last.map(String.init) ?? "index"
         let template = StaleTemporaries.fileTemplate(folder: folder, destinationName: base)
         switch Syscalls.makeTemporaryFile(template: template, mode: 0o644) {
@@ -47,6 +68,7 @@ final class AtomicFile {
     init(unnamedIn folder: String, destination: String, role: String = "the index") throws {
         self.destination = destination
         self.role = role
+        target = .replace(destination)  // never used: commit() is refused
         temporaryPath = folder
         let template = StaleTemporaries.fileTemplate(folder: folder, destinationName: "check")
         switch Syscalls.makeUnnamedFile(folder: folder, fallbackTemplate: template) {
@@ -90,19 +112,25 @@ final class AtomicFile {
     func prepare() throws {
         try flush()
         if unnamed { return }  // nothing to make durable: it stays open until `discard()`
-        try check(Syscalls.fsync(fd, path: temporaryPath), "fsync")
+        if target != .writeInto { try check(Syscalls.fsync(fd, path: temporaryPath), "fsync") }
         let closed = Syscalls.closeAfterWriting(fd, path: temporaryPath)
         fd = -1
         try check(closed, "close")
     }
 
-    /// Renames the prepared file over the destination and syncs the folder.
+    /// Renames the prepared file over the destination and syncs the folder (or copies it into
+    /// the device or FIFO, then removes it).
     func commit() throws {
         precondition(!unnamed, "AtomicFile: an unnamed scratch file is never published")
         precondition(fd < 0, "AtomicFile: commit() before prepare()")
-        try check(Syscalls.rename(temporaryPath, to: destination), "rename")
+        guard case .replace(let path) = target else {
+            try copyIntoDestination()
+            discard()
+            return
+        }
+        try check(Syscalls.rename(temporaryPath, to: path), "rename")
         TemporaryFiles.unregister(temporaryPath)
-        let folder = AtomicFile.folder(of: destination)
+        let folder = AtomicFile.folder(of: path)
         if case .success(let dirFD) = Syscalls.openFolder(folder) {
             _ = Syscalls.fsync(dirFD, path: folder)
             Syscalls.close(dirFD)
@@ -130,6 +158,69 @@ final class AtomicFile {
     func mapWritten() throws -> MappedFile {
         try flush()
         return try MappedFile(fd: fd, length: length, path: temporaryPath)
+    }
+
+    /// How `destination` is published, from what is there now (see the type's comment).
+    static func target(of destination: String, role: String) throws -> Target {
+        switch Syscalls.kind(atPath: destination) {
+        case .success(nil), .failure:  // nothing there (or unreadable: creating the temporary reports it)
+            return .replace(destination)
+        case .success(.regular?):
+            guard Syscalls.isSymbolicLink(destination), let resolved = Syscalls.resolvedPath(destination) else {
+                return .replace(destination)
+            }
+            return .replace(resolved)
+        case .success(.characterDevice?), .success(.fifo?):
+            return .writeInto
+        case .success(let kind?):
+            throw CallDirError(.usage, "the output is \(kind.name): \(role) is written to a regular file (replaced "
+                               + "atomically), a character device or a FIFO (written into once complete); choose another path",
+                               path: destination)
+        }
+    }
+
+    /// Copies the finished temporary file into the device or FIFO at `destination`, opened
+    /// without creating or truncating anything (a FIFO's open waits for its reader).
+    private func copyIntoDestination() throws {
+        let out = try opened(Syscalls.openExistingForWriting(destination), "open")
+        var copied = Result<Void, SystemError>.success(())
+        switch Syscalls.kind(out) {
+        case .success(.characterDevice), .success(.fifo):
+            switch Syscalls.openReadOnly(temporaryPath) {
+            case .success(let input):
+                copied = AtomicFile.copy(input, to: out, from: temporaryPath, into: destination)
+                Syscalls.close(input)
+            case .failure(let error): copied = .failure(error)
+            }
+        case .success(let kind):
+            Syscalls.close(out)
+            throw CallDirError(.io, "the output became \(kind.name) while \(role) was written; nothing was written to it",
+                               path: destination)
+        case .failure(let error): copied = .failure(error)
+        }
+        let closed = Syscalls.closeAfterWriting(out, path: destination)
+        try check(copied, "write")
+        try check(closed, "close")
+    }
+
+    private static func copy(_ input: Int32, to out: Int32, from source: String, into destination: String) -> Result<Void, SystemError> {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { Syscalls.read(input, into: $0, path: source) }
+            guard case .success(let count) = read else { return read.map { _ in } }
+            if count == 0 { return .success(()) }
+            let written = chunk.withUnsafeBytes { Syscalls.writeAll(out, UnsafeRawBufferPointer(rebasing: $0[..<count]), path: destination) }
+            guard case .success = written else { return written }
+        }
+    }
+
+    private func opened(_ result: Result<Int32, SystemError>, _ what: String) throws -> Int32 {
+        switch result {
+        case .success(let fd): return fd
+        case .failure(let error):
+            try check(.failure(error), what)
+            return -1
+        }
     }
 
     private func flush() throws {

@@ -76,9 +76,9 @@ func roundedText(_ value: Double) -> String {
 func isoDate(_ seconds: Int64) -> String {
     var t = time_t(seconds)
     var parts = tm()
-    gmtime_r(&t, &parts)
+    guard gmtime_r(&t, &parts) != nil else { return "\(seconds) (out of range)" }
     func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    return "\(Int64(parts.tm_year) + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
 }
 
 extension String {

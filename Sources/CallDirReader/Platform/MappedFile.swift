@@ -5,20 +5,78 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     package let bytes: UnsafeRawBufferPointer
     /// False for borrowed bytes, which deinit must not unmap.
     private let isMapped: Bool
+    /// True for a mapping of a file, whose pages `release` may drop (they reload from the
+    /// file); false for a private copy or borrowed bytes, whose pages would come back as zeros.
+    private let isFileMapping: Bool
 
     public convenience init(path: String) throws {
+        let (fd, size) = try MappedFile.openRegular(path)
+        defer { Syscalls.close(fd) }
+        try self.init(fd: fd, length: size, path: path)
+    }
+
+    /// Reads the whole file at `path` into private memory instead of mapping it: the daemon's
+    /// copy, which a file truncated or rewritten in place afterwards cannot change or take
+    /// away (a shared mapping of a truncated file faults with SIGBUS on the pages past the new
+    /// end). Costs one read of the file and its size in anonymous memory. Throws when the file
+    /// is not a regular file, or changes size while it is read.
+    package init(copying path: String) throws {
+        let (fd, size) = try MappedFile.openRegular(path)
+        defer { Syscalls.close(fd) }
+        self.path = path
+        isMapped = true
+        isFileMapping = false
+        if size == 0 {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            return
+        }
+        let memory: UnsafeMutableRawPointer
+        switch Syscalls.mapAnonymous(length: size, path: path) {
+        case .success(let address): memory = address
+        case .failure(let error): throw CallDirError(.io, "cannot allocate \(size) bytes for the index: \(error.text)", path: path)
+        }
+        var done = 0
+        var extra: UInt8 = 0
+        do {
+            while done < size {
+                let buffer = UnsafeMutableRawBufferPointer(start: memory + done, count: min(size - done, 1 << 24))
+                switch Syscalls.read(fd, into: buffer, path: path) {
+                case .success(0): throw CallDirError(.io, "the file shrank from \(size) to \(done) bytes while it was read "
+                                                     + "(rewritten in place?)", path: path)
+                case .success(let n): done += n
+                case .failure(let error): throw CallDirError(.io, "cannot read index: \(error.text)", path: path)
+                }
+            }
+            let more = withUnsafeMutableBytes(of: &extra) { Syscalls.read(fd, into: $0, path: path) }
+            if case .success(let n) = more, n > 0 {
+                throw CallDirError(.io, "the file grew past \(size) bytes while it was read (rewritten in place?)", path: path)
+            }
+        } catch {
+            Syscalls.unmap(memory, length: size)
+            throw error
+        }
+        Syscalls.protectReadOnly(memory, length: size)
+        bytes = UnsafeRawBufferPointer(start: memory, count: size)
+    }
+
+    /// Opens `path` without blocking (a FIFO there must not hang) and checks it is a regular
+    /// file; returns the descriptor and the file's size.
+    private static func openRegular(_ path: String) throws -> (fd: Int32, size: Int) {
         let fd: Int32
-        switch Syscalls.openReadOnly(path) {
+        switch Syscalls.openReadOnlyNonBlocking(path) {
         case .success(let opened): fd = opened
         case .failure(let error):
             let reason = error.isNoSuchFile ? "no index file here (compile one with `calldir compile`)" : error.text
             throw CallDirError(.io, "cannot open index: \(reason)", path: path)
         }
-        defer { Syscalls.close(fd) }
-        switch Syscalls.regularFileSize(fd) {
-        case .failure(let error): throw CallDirError(.io, "cannot stat index: \(error.text)", path: path)
-        case .success(nil): throw CallDirError(.io, "not a regular file", path: path)
-        case .success(let size?): try self.init(fd: fd, length: size, path: path)
+        switch Syscalls.kind(fd) {
+        case .success(.regular(let size)): return (fd, size)
+        case .success(let kind):
+            Syscalls.close(fd)
+            throw CallDirError(.io, "\(kind.name), not a regular file: an index or delta is read from a regular file", path: path)
+        case .failure(let error):
+            Syscalls.close(fd)
+            throw CallDirError(.io, "cannot stat index: \(error.text)", path: path)
         }
     }
 
@@ -26,6 +84,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     package init(fd: Int32, length: Int, path: String) throws {
         self.path = path
         isMapped = true
+        isFileMapping = true
         if length == 0 {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return
@@ -42,6 +101,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
         self.path = path
         self.bytes = bytes
         isMapped = false
+        isFileMapping = false
     }
 
     /// Size of the file in bytes.
@@ -49,8 +109,9 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
 
     /// Tells the kernel a region will not be needed again soon: drops it from resident memory,
     /// so a sequential pass over a large file keeps a small footprint.
+    /// A no-op on a private copy or borrowed bytes (MADV_DONTNEED would zero them).
     package func release(_ range: Range<Int>) {
-        guard let base = bytes.baseAddress, !range.isEmpty else { return }
+        guard isFileMapping, let base = bytes.baseAddress, !range.isEmpty else { return }
         let page = Syscalls.pageSize
         let start = range.lowerBound / page * page
         let end = range.upperBound / page * page

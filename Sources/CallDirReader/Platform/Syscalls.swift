@@ -20,6 +20,19 @@ package enum Syscalls {
         open(path, flags: O_RDONLY | O_CLOEXEC, call: .open)
     }
 
+    /// Opens `path` read-only without waiting: a FIFO or a device at the path opens at once
+    /// instead of blocking until a writer appears (an index, a delta: check `kind` next and
+    /// refuse anything that is not a regular file).
+    package static func openReadOnlyNonBlocking(_ path: String) -> Result<Int32, SystemError> {
+        open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC, call: .open)
+    }
+
+    /// Opens an existing `path` for writing without creating or truncating it (an output
+    /// that is a device or a FIFO; a FIFO's open waits for a reader, as a shell's `>` does).
+    package static func openExistingForWriting(_ path: String) -> Result<Int32, SystemError> {
+        open(path, flags: O_WRONLY | O_NOCTTY | O_CLOEXEC, call: .open)
+    }
+
     /// Creates `path`, which must not exist, for writing (a spill file).
     package static func createExclusive(_ path: String, mode: UInt32) -> Result<Int32, SystemError> {
         open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode, call: .open)
@@ -174,12 +187,31 @@ package enum Syscalls {
 
     // MARK: File status and mappings
 
-    /// Size of the file behind `fd` when it is a regular file; nil for anything else.
-    package static func regularFileSize(_ fd: Int32) -> Result<Int?, SystemError> {
+    /// What `fd` refers to.
+    package static func kind(_ fd: Int32) -> Result<FileKind, SystemError> {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(.current()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .success(nil) }
-        return .success(Int(info.st_size))
+        return .success(FileKind(info))
+    }
+
+    /// What `path` names, symbolic links followed; nil when nothing is there.
+    package static func kind(atPath path: String) -> Result<FileKind?, SystemError> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT ? .success(nil) : .failure(.current()) }
+        return .success(FileKind(info))
+    }
+
+    /// Whether `path` itself is a symbolic link (not followed).
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// The absolute path `path` resolves to, links followed; nil when it cannot be resolved.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Whether `fd` refers to a folder.
@@ -198,6 +230,22 @@ package enum Syscalls {
         return .success(UnsafeRawPointer(address))
     }
 
+    /// Private zeroed memory of `length` bytes, readable and writable, from mmap (so that
+    /// `unmap` releases it like a file mapping); `path` names it for fault injection.
+    package static func mapAnonymous(length: Int, path: String) -> Result<UnsafeMutableRawPointer, SystemError> {
+        if let fault = injectedFailure(.mmap, path: path) { return .failure(fault) }
+        guard let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              address != MAP_FAILED else {
+            return .failure(.current())
+        }
+        return .success(address)
+    }
+
+    /// Makes a mapping read-only.
+    package static func protectReadOnly(_ address: UnsafeMutableRawPointer, length: Int) {
+        _ = mprotect(address, length, PROT_READ)
+    }
+
     package static func unmap(_ address: UnsafeRawPointer, length: Int) {
         munmap(UnsafeMutableRawPointer(mutating: address), length)
     }
@@ -208,6 +256,13 @@ package enum Syscalls {
     }
 
     package static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// $TMPDIR when set and not empty, else /tmp: where a temporary goes that has no folder of
+    /// its own (an output that is a device or a FIFO).
+    package static var temporaryFolder: String {
+        guard let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty else { return "/tmp" }
+        return value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
+    }
 
     /// `count` zeroed words from calloc, which hands out fresh pages (zero already, mapped on
     /// first touch) without writing them: a reader's per-block flags, allocated at open, then
@@ -226,6 +281,37 @@ package enum Syscalls {
     /// Whether no process with this PID exists (false when unsure, e.g. EPERM: it exists).
     package static func processIsGone(_ pid: Int32) -> Bool {
         pid > 0 && kill(pid, 0) != 0 && errno == ESRCH
+    }
+}
+
+/// What a path or descriptor is, for refusing what cannot be read or written as a file.
+package enum FileKind: Equatable, Sendable {
+    case regular(size: Int)
+    case directory, fifo, characterDevice, blockDevice, socket, other
+
+    init(_ info: stat) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: self = .regular(size: Int(info.st_size))
+        case S_IFDIR: self = .directory
+        case S_IFIFO: self = .fifo
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        case S_IFSOCK: self = .socket
+        default: self = .other
+        }
+    }
+
+    /// "a FIFO", "a directory", ... for messages.
+    package var name: String {
+        switch self {
+        case .regular: return "a regular file"
+        case .directory: return "a directory"
+        case .fifo: return "a FIFO"
+        case .characterDevice: return "a character device"
+        case .blockDevice: return "a block device"
+        case .socket: return "a socket"
+        case .other: return "not a regular file"
+        }
     }
 }
 

@@ -83,7 +83,7 @@ struct IndexVerifier {
         var a = cursor(index.blocked), b = cursor(index.identified)
         let inBoth = try OverlapCounter.common(&a, &b)
         let blockedRanges = index.blockedRangeList
-        let identifiedRanges = index.identifiedRangeList.map(\.range)
+        let identifiedRanges = index.identifiedRangeBounds
         var c = cursor(index.blocked), d = cursor(index.identified)
         let blockedInside = try OverlapCounter.insideRanges(&c, blockedRanges)
         let identifiedInside = try OverlapCounter.insideRanges(&d, identifiedRanges)

@@ -131,20 +131,17 @@ extension CallDirIndex {
         (0..<blockedRanges.count).map { let r = blockedRanges.range($0); return NumberRange(first: r.first, last: r.last) }
     }
 
-    /// Identification ranges and their labels; throws when a label block is damaged.
+    /// Identification ranges and their labels; throws, naming the damage, when a label block
+    /// cannot be read (there is no lenient variant: a damaged label must never become "").
     public func checkedIdentifiedRanges() throws -> [(range: NumberRange, label: String)] {
-        try rangesWithLabels { try label($0) }
-    }
-
-    /// `checkedIdentifiedRanges()`, with "" for a label that cannot be read (for display).
-    public var identifiedRangeList: [(range: NumberRange, label: String)] {
-        rangesWithLabels { (try? label($0)) ?? "" }
-    }
-
-    private func rangesWithLabels(_ text: (UInt32) throws -> String) rethrows -> [(range: NumberRange, label: String)] {
         try (0..<identifiedRanges.count).map {
             let r = identifiedRanges.range($0)
-            return (NumberRange(first: r.first, last: r.last), try text(r.label))
+            return (NumberRange(first: r.first, last: r.last), try label(r.label))
         }
+    }
+
+    /// Identification ranges without their labels (the verifier's recount).
+    package var identifiedRangeBounds: [NumberRange] {
+        (0..<identifiedRanges.count).map { let r = identifiedRanges.range($0); return NumberRange(first: r.first, last: r.last) }
     }
 }

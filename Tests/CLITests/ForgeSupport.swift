@@ -1,0 +1,1 @@
+../CallDirTests/ForgeSupport.swift
