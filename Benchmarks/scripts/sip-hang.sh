@@ -53,10 +53,16 @@ run() {  # $1: label, $2...: extra kamailio defines
   local ok failed
   ok=$(tail -1 "$work/stat.csv" | awk -F';' '{print $16}')
   failed=$(tail -1 "$work/stat.csv" | awk -F';' '{print $18}')
-  awk -F';' -v l="$label" -v n=$((rate * seconds)) -v ok="$ok" -v f="$failed" -v lines="$(grep -c calldir "$work/kamailio.log" || true)" '
+  # Calls not screened: the breaker's recovery line counts those it skipped; every failed
+  # lookup is a call not screened too (one log line each until the breaker opens).
+  local skipped failures
+  skipped=$( (grep -o 'and [0-9]* calls were not screened' "$work/kamailio.log" || true) | awk '{s += $2} END {print s + 0}')
+  failures=$(grep -c 'calldir lookup failed' "$work/kamailio.log" || true)
+  awk -F';' -v l="$label" -v n=$((rate * seconds)) -v ok="$ok" -v f="$failed" -v u=$((skipped + failures)) \
+      -v lines="$(grep -c calldir "$work/kamailio.log" || true)" '
     NR > 1 { if ($2 > 1000) a++; if ($2 > 2000) b++; if ($2 > max) max = $2 }
-    END { printf "%-16s %d calls: %d ok, %d lost; answered after > 1 s: %d, > 2 s: %d; slowest %.2f s; %d log lines\n",
-                 l, n, ok, f, a, b, max / 1000, lines }' "$work"/*_rtt.csv
+    END { printf "%-16s %d calls: %d ok, %d lost; answered after > 1 s: %d, > 2 s: %d; slowest %.2f s; %d not screened; %d log lines\n",
+                 l, n, ok, f, a, b, max / 1000, u, lines }' "$work"/*_rtt.csv
   kill -TERM -- "-$kam"; wait "$kam" 2>/dev/null || true
   sleep 1
 }
