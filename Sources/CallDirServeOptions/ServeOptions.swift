@@ -60,8 +60,9 @@ public struct ServeOptions: ParsableArguments {
         10,000), GET /healthz, GET /metrics (Prometheus). Every caller ID is answered 200: one \
         that is not a number gets the --anonymous or --invalid action and says why. A single \
         lookup answers JSON, or with ?format=text one line (block, identify<TAB>label, allow), \
-        or with ?format=status only a status (403 block, 200 identify, 204 allow); clients \
-        should time out within 500 ms and let the call through. The index is verified before it is \
+        or with ?format=status only a status (403 block, 200 identify, 204 allow); any other \
+        query, or a '/', ';' or escaped '?' after the number, is a 400. Clients should time out \
+        within 500 ms and let the call through. The index is verified before it is \
         served; on SIGHUP, or when the file is replaced (a compile publishes by rename), the new \
         file is verified and swapped in while requests in flight finish on the old one. A missing \
         or damaged replacement is refused and the old index keeps serving. SIGTERM or SIGINT stops \

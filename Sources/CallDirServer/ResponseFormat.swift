@@ -16,20 +16,57 @@ import NIOHTTP1
 public enum ResponseFormat: Sendable, Equatable {
     case json, text, status
 
-    /// From the request target's query and the Accept header; nil for an unknown `format=`.
-    init?(uri: UnsafeBufferPointer<UInt8>, headers: HTTPHeaders) {
-        if let question = uri.firstIndex(of: UInt8(ascii: "?")),
-           let value = queryValue(UnsafeBufferPointer(rebasing: uri[(question + 1)...]), name: "format") {
-            switch String(decoding: value, as: UTF8.self) {
-            case "json": self = .json
-            case "text": self = .text
-            case "status": self = .status
-            default: return nil
+    /// The shape asked for by a query (the bytes after the target's first `?`): exactly one
+    /// `format=json|text|status`. Anything else fails (see `RequestTarget`): an empty query or
+    /// parameter (`?`, `?&format=text`, `?format=text&`), a second `?`, an unknown or
+    /// percent-encoded name, `format` twice, or another value.
+    static func parse(query: UnsafeBufferPointer<UInt8>) -> Result<ResponseFormat, BadLookup> {
+        var format: ResponseFormat?
+        var start = 0
+        while true {
+            var end = start
+            while end < query.count, query[end] != UInt8(ascii: "&") {
+                if query[end] == UInt8(ascii: "?") { return .failure(.secondQuestionMark) }
+                end += 1
             }
-            return
+            let parameter = UnsafeBufferPointer(rebasing: query[start..<end])
+            guard !parameter.isEmpty else { return .failure(.emptyParameter) }
+            let name: StaticString = "format="
+            guard parameter.count >= name.utf8CodeUnitCount,
+                  parameter.prefix(name.utf8CodeUnitCount)
+                      .elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) else {
+                return .failure(.unknownParameter)
+            }
+            guard format == nil else { return .failure(.repeatedParameter) }
+            let value = UnsafeBufferPointer(rebasing: parameter[name.utf8CodeUnitCount...])
+            if value.elementsEqual("text".utf8) {
+                format = .text
+            } else if value.elementsEqual("json".utf8) {
+                format = .json
+            } else if value.elementsEqual("status".utf8) {
+                format = .status
+            } else {
+                return .failure(.unknownFormat)
+            }
+            guard end < query.count else { break }
+            start = end + 1
         }
-        let accept = headers.first(name: "accept")
-        self = accept.map { $0.lowercased().hasPrefix("text/plain") } == true ? .text : .json
+        return .success(format ?? .json)
+    }
+
+    /// The shape for a lookup whose query names none: `text` for an `Accept` header starting
+    /// with `text/plain` (in any case), else JSON. Compared on bytes: no lowercased copy.
+    init(accept headers: HTTPHeaders) {
+        guard let accept = headers.first(name: "accept") else { self = .json; return }
+        var utf8 = accept.utf8.makeIterator()
+        for expected in "text/plain".utf8 {
+            guard let byte = utf8.next(),
+                  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected else {
+                self = .json
+                return
+            }
+        }
+        self = .text
     }
 
     /// The body of a `text` answer (and of `status` answers that carry one).
@@ -52,16 +89,4 @@ public enum ResponseFormat: Sendable, Equatable {
         case .allow: return .noContent
         }
     }
-}
-
-/// The value of `name=` among `&`-separated query parameters (not percent-decoded: the values
-/// looked up here are plain words).
-private func queryValue(_ query: UnsafeBufferPointer<UInt8>, name: StaticString) -> UnsafeBufferPointer<UInt8>? {
-    let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-    for parameter in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-        guard let equals = parameter.firstIndex(of: UInt8(ascii: "=")),
-              parameter[parameter.startIndex..<equals].elementsEqual(key) else { continue }
-        return UnsafeBufferPointer(rebasing: query[(equals + 1)..<parameter.endIndex])
-    }
-    return nil
 }

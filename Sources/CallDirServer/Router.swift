@@ -53,16 +53,13 @@ public struct Router: Responder {
     /// `headers` matter only for a single lookup's `Accept` (see `ResponseFormat`).
     public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders = HTTPHeaders()) -> Response {
         var uri = uri
-        switch uri.withUTF8(Target.init) {
-        case .lookup(let number):
+        switch uri.withUTF8(RequestTarget.init) {
+        case .lookup(let number, let format):
             guard method == .GET || method == .HEAD else { return notAllowed(.lookup, allow: "GET, HEAD") }
-            guard let format = uri.withUTF8({ ResponseFormat(uri: $0, headers: headers) }) else {
-                return error(.badRequest, .lookup, "bad-request", "format must be json, text or status")
-            }
-            guard let number else {
-                return error(.badRequest, .lookup, "bad-request", "the number is not valid percent-encoded UTF-8", format: format)
-            }
-            return lookup(number, format: format)
+            return lookup(number, format: format ?? ResponseFormat(accept: headers))
+        case .badLookup(let why, let format):
+            guard method == .GET || method == .HEAD else { return notAllowed(.lookup, allow: "GET, HEAD") }
+            return error(.badRequest, .lookup, "bad-request", why.message, format: format ?? ResponseFormat(accept: headers))
         case .batch:
             guard method == .POST else { return notAllowed(.batch, allow: "POST") }
             return batch(body)
@@ -77,32 +74,6 @@ public struct Router: Responder {
         case .unknown:
             return error(.notFound, .other, "not-found",
                          "no such path; the API is GET /v1/lookup/{number}, POST /v1/lookup, GET /healthz, GET /metrics")
-        }
-    }
-
-    /// Where a request target points. Parsed on raw bytes: String's Character APIs (grapheme
-    /// breaking) cost more than the lookup itself.
-    enum Target: Equatable {
-        /// The percent-decoded number, or nil when the escapes or the UTF-8 are invalid.
-        case lookup(String?)
-        case batch, healthz, metrics, unknown
-
-        init(_ uri: UnsafeBufferPointer<UInt8>) {
-            let end = uri.firstIndex(of: UInt8(ascii: "?")) ?? uri.count
-            let path = UnsafeBufferPointer(rebasing: uri[..<end])
-            let prefix: StaticString = "/v1/lookup/"
-            let prefixBytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            if path.count >= prefixBytes.count, path.prefix(prefixBytes.count).elementsEqual(prefixBytes) {
-                self = .lookup(percentDecoded(UnsafeBufferPointer(rebasing: path[prefixBytes.count...])))
-            } else if path.elementsEqual("/v1/lookup".utf8) {
-                self = .batch
-            } else if path.elementsEqual("/healthz".utf8) {
-                self = .healthz
-            } else if path.elementsEqual("/metrics".utf8) {
-                self = .metrics
-            } else {
-                self = .unknown
-            }
         }
     }
 
@@ -256,28 +227,5 @@ public struct Router: Responder {
     private func damaged(_ failure: Error, _ route: Route, format: ResponseFormat = .json) -> Response {
         let message = (failure as? CallDirError)?.description ?? "\(failure)"
         return error(.internalServerError, route, "corrupt-index", message, format: format)
-    }
-}
-
-/// Decodes %XX escapes (a path keeps '+' as '+'); nil on a bad escape or invalid UTF-8.
-func percentDecoded(_ text: UnsafeBufferPointer<UInt8>) -> String? {
-    guard text.contains(UInt8(ascii: "%")) else { return String(validating: text, as: UTF8.self) }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.count)
-    var iterator = text.makeIterator()
-    while let byte = iterator.next() {
-        guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-        guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-        bytes.append(high << 4 | low)
-    }
-    return String(validating: bytes, as: UTF8.self)
-}
-
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-    default: return nil
     }
 }

@@ -3,21 +3,41 @@ import Testing
 
 /// The real telephony path: sipp places calls through Kamailio, which runs the documented
 /// configuration (docs/kamailio/calldir.cfg, as it is in the repository) and asks
-/// `calldir serve` about every INVITE's caller. Skipped, with the reason, when Kamailio, its
-/// http_client module or sipp is not installed (`scripts/setup` installs them as root).
+/// `calldir serve`, started with the command docs/SERVE.md documents for it, about every
+/// INVITE's caller. Skipped, with the reason, when Kamailio, its http_client module or sipp is
+/// not installed (`scripts/setup` installs them as root).
 @Suite("Kamailio and sipp against calldir serve")
 struct KamailioSIPTests {
-    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/kamailio").path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let docs = root + "/docs/kamailio"
 
-    @Test("blocked callers get 603, identified ones reach the callee with their label, the rest ring; fail open",
-          .enabled(if: SIPTools.missing == nil, "\(SIPTools.missing ?? "")"), .timeLimit(.minutes(1)))
+    /// The daemon's arguments as docs/SERVE.md gives them for Kamailio (the one line marked
+    /// `# the daemon of docs/kamailio/calldir.cfg`), with its --index and --port replaced, so
+    /// the documented command is the tested one.
+    static func documentedServeArguments(index: String) throws -> [String] {
+        let serveDoc = try String(contentsOfFile: root + "/docs/SERVE.md", encoding: .utf8)
+        let line = try #require(serveDoc.split(separator: "\n").first { $0.contains("# the daemon of docs/kamailio/calldir.cfg") },
+                                "docs/SERVE.md has no line marked as the cfg's daemon")
+        var words = line.prefix { $0 != "#" }.split(separator: " ").map(String.init)
+        try #require(words.prefix(2) == ["calldir", "serve"], "not a calldir serve command: \(line)")
+        words.removeFirst()
+        for (option, value) in [("--index", index), ("--port", "0")] {
+            let at = try #require(words.firstIndex(of: option), "the documented command has no \(option)")
+            words[at + 1] = value
+        }
+        return words
+    }
+
+    @Test("603 for blocked, national and anonymous callers and any bypass; labels only from calldir; fail open, fail closed; a hang under load",
+          .enabled(if: SIPTools.missing == nil, "\(SIPTools.missing ?? "")"), .timeLimit(.minutes(2)))
     func calls() throws {
         let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try scratch.compile("sip.calldir", block: ["18005555555"], identify: ["18775555555,Telemarketer"])
-        let serve = try Daemon(ServeProcessTests.binary, ["serve", "--index", index, "--port", "0", "--anonymous", "block"],
-                               log: scratch.file("serve.log"))
+        let arguments = try Self.documentedServeArguments(index: index)
+        #expect(arguments.contains("--country") && arguments.contains("--anonymous"), "\(arguments)")
+        let serve = try Daemon(ServeProcessTests.binary, arguments, log: scratch.file("serve.log"))
         defer { serve.stop() }
         let httpPort = try serve.waitFor(#"address=127\.0\.0\.1:(\d+)"#, then: "index loaded")
         let (sipPort, calleePort, callerPort) = (freeUDPPort(), freeUDPPort(), freeUDPPort())
@@ -25,48 +45,97 @@ struct KamailioSIPTests {
                                                 "-nostdin", "-trace_msg", "-message_file", scratch.file("callee.log")],
                                 log: scratch.file("callee.out"))
         defer { callee.stop() }
-        let kamailio = try Daemon(SIPTools.kamailio, [
-            "-f", Self.docs + "/calldir.cfg", "-DD", "-E", "-m", "64", "-Y", scratch.path,
-            "-l", "udp:127.0.0.1:\(sipPort)",
-            "-A", "CALLDIR=\"calldir=>http://127.0.0.1:\(httpPort)/v1/lookup\"",
-            "-A", "NEXT_HOP=\"sip:127.0.0.1:\(calleePort)\"",
-        ], log: scratch.file("kamailio.log"))
-        defer { kamailio.stop() }
-        _ = try kamailio.waitFor("Listening on")
+        /// Kamailio with the documented cfg on `port`, asking `lookup` (a path on the daemon),
+        /// passing calls on to `callee`.
+        func kamailio(_ name: String, port: Int = freeUDPPort(), lookup: String = "/v1/lookup", callee: Int = calleePort,
+                      _ defines: [String] = []) throws -> Daemon {
+            let process = try Daemon(SIPTools.kamailio, [
+                "-f", Self.docs + "/calldir.cfg", "-DD", "-E", "-m", "512", "-Y", scratch.path,
+                "-l", "udp:127.0.0.1:\(port)",
+                "-A", "CALLDIR=\"calldir=>http://127.0.0.1:\(httpPort)\(lookup)\"",
+                "-A", "NEXT_HOP=\"sip:127.0.0.1:\(callee)\"",
+            ] + defines.flatMap { ["-A", $0] }, log: scratch.file(name + ".log"))
+            _ = try process.waitFor("Listening on")
+            return process
+        }
+        let proxy = try kamailio("kamailio", port: sipPort)
+        defer { proxy.stop() }
 
-        /// One call with sipp's scenario for the answer it must get; the error log when it fails.
-        func call(_ caller: String, _ expected: String) throws {
-            let errors = scratch.file("errors-\(caller).log")
+        // Scenarios the test derives from the documented ones: a caller that sends its own
+        // label (twice, in two spellings), and a call that must be refused 503 (fail closed).
+        let invite = try String(contentsOfFile: Self.docs + "/call-answered.xml", encoding: .utf8)
+        let forged = scratch.write("call-forged.xml", invite.replacingOccurrences(
+            of: "      Max-Forwards: 70\n      Content-Type",
+            with: "      Max-Forwards: 70\n      X-Caller-Label: Your Bank\n      x-caller-label: Your Bank\n      Content-Type"))
+        #expect(try String(contentsOfFile: forged, encoding: .utf8).contains("Your Bank"))
+        let declined = try String(contentsOfFile: Self.docs + "/call-declined.xml", encoding: .utf8)
+        let refused = scratch.write("call-refused.xml", declined.replacingOccurrences(of: #"response="603""#, with: #"response="503""#))
+        let answered = Self.docs + "/call-answered.xml", decline = Self.docs + "/call-declined.xml"
+
+        /// One call with the sipp scenario for the answer it must get; the error log when it fails.
+        func call(_ caller: String, _ scenario: String, via port: Int? = nil, log: Daemon? = nil) throws {
+            let errors = scratch.file("errors.log")
+            try? FileManager.default.removeItem(atPath: errors)
             let sipp = try Daemon(SIPTools.sipp, [
-                "127.0.0.1:\(sipPort)", "-sf", Self.docs + "/call-\(expected).xml", "-key", "caller", caller,
+                "127.0.0.1:\(port ?? sipPort)", "-sf", scenario, "-key", "caller", caller,
                 "-s", "reception", "-i", "127.0.0.1", "-p", "\(callerPort)", "-m", "1", "-nostdin",
                 "-timeout", "10s", "-recv_timeout", "3000", "-trace_err", "-error_file", errors,
             ], log: scratch.file("caller.out"))
             let status = sipp.wait()
             let why = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-            #expect(status == 0, "\(caller) should be \(expected): \(why)\n\(kamailio.text)")
+            #expect(status == 0, "\(caller) through \(scenario): \(why)\n\((log ?? proxy).text)")
         }
-        try call("18005555555", "declined")       // blocked
-        try call("18775555555", "answered")       // identified: passed on with its label
-        try call("12125550000", "answered")       // unknown
-        try call("911", "answered")               // not a possible number: --invalid allow (default)
-        try call("anonymous", "declined")         // withheld: --anonymous block
+        try call("18005555555", decline)       // blocked
+        try call("18775555555", answered)      // identified: passed on with its label
+        try call("12125550000", answered)      // unknown
+        try call("911", answered)              // not a possible number: --invalid allow
+        try call("anonymous", decline)         // withheld: --anonymous block
+        try call("8005555555", decline)        // national caller ID of a blocked number: --country 1
+        try call("8775555555", answered)       // national, identified
+        // Bypass attempts: whatever follows the number, a blocked caller gets 603.
+        for bypass in ["18005555555?x", "18005555555?x?format=text", "18005555555/x", "18005555555;x", "18005555555%3Fx",
+                       "18005555555%3F", "1800555555%35", "18005555555?format=json", "+18005555555;npdi;rn=+12125550000"] {
+            try call(bypass, decline)
+        }
+        try call("12125550000;npdi", answered)  // a user parameter of a caller who is not listed
+        try call("12125550000", forged)         // a forged label never reaches the callee...
+        try call("18775555555", forged)         // ...nor sits beside the real one
 
-        let invites = callee.invites(in: scratch.file("callee.log"))
-        #expect(invites.map(\.caller) == ["18775555555", "12125550000", "911"])
-        #expect(invites.map(\.label) == ["Telemarketer", nil, nil])
+        var invites = callee.invites(in: scratch.file("callee.log"))
+        #expect(invites.map(\.caller) == ["18775555555", "12125550000", "911", "8775555555", "12125550000;npdi",
+                                          "12125550000", "18775555555"])
+        #expect(invites.map(\.labels) == [["Telemarketer"], [], [], ["Telemarketer"], [], [], ["Telemarketer"]])
 
-        // Fail open: a hung daemon costs the call Kamailio's 1 s timeout; a stopped one, nothing.
-        kill(serve.pid, SIGSTOP)
-        try call("18005555555", "answered")
-        kill(serve.pid, SIGCONT)
+        // An answer that is not one of the words (here /healthz's JSON) is a logged failure,
+        // and with CALLDIR_FAIL_CLOSED the call is refused 503.
+        let closedPort = freeUDPPort()
+        let closed = try kamailio("closed", port: closedPort, lookup: "/healthz?", ["CALLDIR_FAIL_CLOSED"])
+        try call("12125550000", refused, via: closedPort, log: closed)
+        closed.stop()
+        #expect(closed.text.contains(#"calldir lookup failed (unexpected answer '{\"status\":\"ready\""#), "\(closed.text)")
+
+        // Load: a proxy of its own with a callee of its own (no message log), so the calls above
+        // stay countable and the load's breaker is its own.
+        let loadCalleePort = freeUDPPort(), loadPort = freeUDPPort()
+        let loadCallee = try Daemon(SIPTools.sipp, ["-sf", Self.docs + "/callee.xml", "-i", "127.0.0.1", "-p", "\(loadCalleePort)",
+                                                    "-nostdin"], log: scratch.file("load-callee.out"))
+        defer { loadCallee.stop() }
+        let loaded = try kamailio("load", port: loadPort, callee: loadCalleePort)
+        defer { loaded.stop() }
+        let load = SIPLoad(proxyPort: loadPort, callerPort: freeUDPPort(), scratch: scratch)
+        try load.hang(daemon: serve, proxy: loaded)
+        try call("18005555555", decline, via: loadPort, log: loaded)  // screened again after the hang
+
+        // A stopped daemon: calls go on (fail open), and a caller's own label is still removed.
         serve.stop()
-        try call("18005555555", "answered")
-        #expect(kamailio.text.contains("calldir lookup failed (28)"), "a timeout: \(kamailio.text)")
-        #expect(kamailio.text.contains("calldir lookup failed (7)"), "connection refused: \(kamailio.text)")
+        try call("18005555555", answered)
+        try call("12125550000", forged)
+        try load.stopped(proxy: loaded)
+        invites = callee.invites(in: scratch.file("callee.log"))
+        #expect(invites.suffix(2).map(\.labels) == [[], []])
+        #expect(proxy.text.contains("calldir lookup failed (status 7)"), "connection refused: \(proxy.text)")
     }
 }
-
 /// Where the tools are, or why the test cannot run.
 enum SIPTools {
     static let kamailio = "/usr/sbin/kamailio"
@@ -88,10 +157,12 @@ enum SIPTools {
 final class Daemon {
     let pid: pid_t
     let log: String
+    let arguments: [String]
     private var status: Int32?
 
     init(_ executable: String, _ arguments: [String], log: String) throws {
         self.log = log
+        self.arguments = arguments
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -165,8 +236,9 @@ final class Daemon {
         kill(-pid, SIGKILL)  // children that outlived their parent
     }
 
-    /// The INVITEs a sipp callee received (its -message_file): caller and X-Caller-Label.
-    func invites(in messageLog: String) -> [(caller: String, label: String?)] {
+    /// The INVITEs a sipp callee received (its -message_file): caller and every X-Caller-Label
+    /// header, in any case.
+    func invites(in messageLog: String) -> [(caller: String, labels: [String])] {
         let text = (try? String(contentsOfFile: messageLog, encoding: .utf8)) ?? ""
         return text.components(separatedBy: "message received").compactMap { message in
             let lines = message.split(whereSeparator: \.isNewline).map(String.init)
@@ -174,8 +246,9 @@ final class Daemon {
                   let from = lines.first(where: { $0.hasPrefix("From:") }),
                   let user = from.range(of: #"sip:([^@]*)@"#, options: .regularExpression) else { return nil }
             let caller = String(from[user].dropFirst(4).dropLast())
-            let label = lines.first { $0.hasPrefix("X-Caller-Label: ") }.map { String($0.dropFirst(16)) }
-            return (caller, label)
+            let labels = lines.filter { $0.lowercased().hasPrefix("x-caller-label:") }
+                .map { $0.dropFirst(15).trimmingCharacters(in: .whitespaces) }
+            return (caller, labels)
         }
     }
 }

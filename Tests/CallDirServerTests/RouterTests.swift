@@ -59,8 +59,8 @@ struct RouterTests {
         #expect(both["label"] as? String == "Spam risk")
     }
 
-    @Test("formatted numbers: %2B, spaces, dashes, a query string", arguments: [
-        "/v1/lookup/%2B1%20800%20555%205555", "/v1/lookup/+1-800-555-5555", "/v1/lookup/1%20800-555-5555?verbose=1",
+    @Test("formatted numbers: %2B, spaces, dashes, format=json", arguments: [
+        "/v1/lookup/%2B1%20800%20555%205555", "/v1/lookup/+1-800-555-5555", "/v1/lookup/1%20800-555-5555?format=json",
     ])
     func formatted(uri: String) {
         let (status, json, _) = call(.GET, uri)
@@ -117,7 +117,7 @@ struct RouterTests {
         #expect(text("/v1/lookup/12125550000?format=text") == (200, "allow\n"))
         #expect(text("/v1/lookup/anonymous?format=text") == (200, "allow\n"))
         #expect(text("/v1/lookup/18005555555", headers: ["Accept": "text/plain"]) == (200, "block\n"))
-        #expect(text("/v1/lookup/18005555555?x=1&format=json", headers: ["Accept": "text/plain"]).1.hasPrefix("{"))
+        #expect(text("/v1/lookup/18005555555?format=json", headers: ["Accept": "text/plain"]).1.hasPrefix("{"))
         #expect(text("/v1/lookup/18005555555?format=status") == (403, "block\n"))
         #expect(text("/v1/lookup/18775555555?format=status") == (200, "identify\tTelemarketer\n"))
         #expect(text("/v1/lookup/12125550000?format=status") == (204, ""))
