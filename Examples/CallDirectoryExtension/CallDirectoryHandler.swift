@@ -1,38 +1,36 @@
-#if canImport(CallKit)
+#if os(iOS)
 import CallDirReader
 import CallKit
 import Foundation
 
 /// The extension's principal class (Info.plist `NSExtensionPrincipalClass`). Each request
-/// feeds at most `DeviceLoader.defaultRequestSize` entries from the shared index, in the order
-/// CallKit demands, continuing where the last successful request ended; after a new index was
-/// installed, only the changes from the previous one. It never decides what succeeded: it
-/// leaves the next checkpoint as *pending* for the app to commit.
-final class CallDirectoryHandler: CXCallDirectoryProvider {
+/// feeds at most `DeviceLoader.defaultRequestSize` entries from the shared index, continuing
+/// where the last request the app committed ended; after a new index was installed, only the
+/// changes from the previous one. `CallDirectoryExtensionRequest` keeps the protocol's order:
+/// the under-way record first, the checkpoint only after feeding (docs/CALLKIT.md).
+final class CallDirectoryHandler: CXCallDirectoryProvider, CXCallDirectoryExtensionContextDelegate {
+    private var request: CallDirectoryExtensionRequest?
+
     override func beginRequest(with context: CXCallDirectoryExtensionContext) {
-        let files = SharedFiles()
+        context.delegate = self
+        let request = CallDirectoryExtensionRequest(folder: SharedFiles.folder())
+        self.request = request
         do {
-            // Opening maps the file and checks its header, tables and small sections; number
-            // blocks are checked as they are read. Memory stays flat whatever the index's size.
-            let index = try CallDirIndex(path: files.index.path)
-            // With the previous index at hand, a device that holds it completely (the
-            // committed checkpoint says so) gets only the changes: removals, then additions.
-            // Anything else is a load of `index` as before; a damaged previous file is ignored.
-            let previous = FileManager.default.fileExists(atPath: files.previousIndex.path)
-                ? try? CallDirIndex(path: files.previousIndex.path) : nil
-            let loader = try DeviceLoader(index: index, previous: previous)
-            // A pending checkpoint still here means a request ran that the app never saw (the
-            // system starts the extension on its own too): the device's state is unknown, so
-            // resumePoint gives nil and this request is complete, from the first entry.
-            let start = LoadCheckpoint.resumePoint(committed: files.read(SharedFiles.committed),
-                                                   pendingLeftOver: files.read(SharedFiles.pending))
-            let step = try loader.loadRequest(into: context, resumingFrom: start)
-            try files.write(SharedFiles.pending, step.checkpoint.bytes)
-            context.completeRequest()
+            _ = try request.run(into: context)
+            // Expired: CallKit added nothing. The record goes back to "under way", so the app
+            // never commits this checkpoint (even if reloadExtension reports success).
+            context.completeRequest { expired in request.completed(expired: expired) }
         } catch {
-            // A damaged or missing index: fail the request (CallKit then deletes every entry).
+            // A missing or damaged index, a record that cannot be written, or a request the
+            // host already failed: fail it (CallKit then deletes every entry; the under-way
+            // record tells the app to start over).
             context.cancelRequest(withError: error)
         }
+    }
+
+    /// The host failed the request (e.g. a batch it could not store): stop feeding.
+    func requestFailed(for extensionContext: CXCallDirectoryExtensionContext, withError error: any Error) {
+        request?.stop()
     }
 }
 #endif

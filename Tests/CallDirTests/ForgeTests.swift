@@ -136,8 +136,9 @@ struct ForgeTests {
             samples.append(committed!)
         } while !committed!.isFinished && samples.count < 1_000
         var update = LoadCheckpoint(indexChecksum: index.checksum)
-        update.update = .init(fromChecksum: index.checksum, phase: .addBlocking)
+        update.update = .init(fromChecksum: index.checksum)
         update.lastBlockingNumber = 33_100_000_000
+        update.lastIdentificationNumber = 33_100_000_000
         samples.append(update)
 
         var forged = 0, refused = 0

@@ -1,5 +1,5 @@
 /// A strict stand-in for CallKit's Call Directory store, for tests (ours and app teams'): it
-/// applies the rules DESIGN-NOTES lists ("Loading a Call Directory extension") and keeps the
+/// applies the rules docs/CALLKIT.md lists ("What a device does with entries") and keeps the
 /// device's entries across requests, so a test can drive requests and check the final state.
 ///
 /// - Per request and per kind, numbers must rise strictly from 0: 0 or a repeat is error 4
