@@ -1,5 +1,6 @@
 #if os(iOS)
 import CallDirReader
+import CallDirShared
 import CallKit
 import Foundation
 
