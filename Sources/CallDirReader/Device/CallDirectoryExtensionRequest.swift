@@ -30,7 +30,8 @@ public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `sto
     /// request stopped): the caller must then fail the request.
     public func run<C: CallDirectoryContext>(into context: C) throws -> LoadStep {
         // 1. An unreadable pending file counts as one left over: start over.
-        let leftOver: [UInt8]? = (try? folder.readPending()) ?? LoadCheckpoint.underWayRecord
+        let leftOver: [UInt8]?
+        do { leftOver = try folder.readPending() } catch { leftOver = LoadCheckpoint.underWayRecord }
         let committed = (try? folder.readCommitted()) ?? nil
         // 2. The under-way record, before anything can fail or touch the store.
         do {
