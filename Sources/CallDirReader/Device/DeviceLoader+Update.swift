@@ -19,14 +19,13 @@ extension DeviceLoader {
     /// finished load of `previous`, or an update from `previous` to `index` under way.
     @usableFromInline
     func updateStart(_ checkpoint: LoadCheckpoint, previous: CallDirIndex) -> LoadCheckpoint? {
-        guard previous.checksum != index.checksum else { return nil }
+        guard previous.checksum != index.checksum || previous.file.count != index.file.count else { return nil }
         if let update = checkpoint.update {
-            let ours = checkpoint.indexChecksum == index.checksum && update.fromChecksum == previous.checksum
-            return ours ? checkpoint : nil
+            return checkpoint.names(index) && update.startsFrom(previous) ? checkpoint : nil
         }
-        guard checkpoint.isFinished, checkpoint.indexChecksum == previous.checksum else { return nil }
-        var start = LoadCheckpoint(indexChecksum: index.checksum)
-        start.update = .init(fromChecksum: previous.checksum)
+        guard checkpoint.isFinished, checkpoint.names(previous) else { return nil }
+        var start = LoadCheckpoint(index: index)
+        start.update = .init(from: previous)
         return start
     }
 
@@ -111,7 +110,7 @@ extension DeviceLoader {
         next.countFed(step.entries)
         if plan.last {
             // Done: the device holds NEW, which is what a finished load of NEW says.
-            next = LoadCheckpoint(indexChecksum: index.checksum)
+            next = LoadCheckpoint(index: index)
             next.blockingFinished = true
             next.identificationFinished = true
             next.entriesLoaded = index.metadata.deviceEntries

@@ -47,14 +47,14 @@ public struct DeviceLoader {
     /// extension must then fail the request (`cancelRequest(withError:)`).
     @inlinable
     public func loadRequest<C: CallDirectoryContext>(into context: C, resumingFrom checkpoint: LoadCheckpoint?) throws -> LoadStep {
-        var next = LoadCheckpoint(indexChecksum: index.checksum)
+        var next = LoadCheckpoint(index: index)
         var kind = RequestKind.complete
         if let checkpoint, let previous, let start = updateStart(checkpoint, previous: previous) {
             // A fresh update that would send more changes than NEW's entries: a complete load.
             let entries = index.metadata.deviceEntries
             let costly = try checkpoint.update == nil && changeCount(from: previous, upTo: entries) > entries
             if !costly, context.isIncremental { return try updateRequest(into: context, from: previous, resumingFrom: start) }
-        } else if let checkpoint, checkpoint.update == nil, checkpoint.indexChecksum == index.checksum, context.isIncremental {
+        } else if let checkpoint, checkpoint.update == nil, checkpoint.names(index), context.isIncremental {
             kind = .incremental
             next = checkpoint
         }

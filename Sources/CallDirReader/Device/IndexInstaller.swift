@@ -86,7 +86,7 @@ public struct IndexInstaller: Sendable {
               let bytes = try folder.readCommitted(), let checkpoint = try? LoadCheckpoint(bytes: bytes),
               checkpoint.isFinished else { return false }
         guard let current = try? CallDirIndex(path: folder.indexPath) else { return false }
-        return current.checksum == checkpoint.indexChecksum
+        return checkpoint.names(current)
     }
 
     private func hex(_ value: UInt32) -> String {

@@ -1,7 +1,9 @@
 /// How far a device has loaded an index: what the app stores between Call Directory requests
-/// (an App Group file, or `Data` in shared `UserDefaults`) as the 44 bytes of `bytes`, whose
-/// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum, so a
-/// new index starts over, and resumes each kind after the last number fed: a seek, not a scan.
+/// (an App Group file, or `Data` in shared `UserDefaults`) as the 60 bytes of `bytes`, whose
+/// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum and its
+/// size (two indexes with equal CRCs are not taken for each other unless their sizes match
+/// too), so a new index starts over, and resumes each kind after the last number fed: a seek,
+/// not a scan.
 ///
 /// The app commits a checkpoint only after `reloadExtension` reported success; after any
 /// failure the device's store is empty and loading starts again from nil (see `DeviceLoader`).
@@ -12,8 +14,10 @@
 /// `update` set: NEW's checksum in `indexChecksum`, OLD's in `update.fromChecksum`, and in
 /// both last-number fields the end of the last span of numbers whose changes were sent.
 public struct LoadCheckpoint: Equatable, Sendable {
-    /// The checksum (identity) of the index being loaded.
+    /// The checksum of the index being loaded; with `indexByteCount`, its identity.
     public var indexChecksum: UInt32
+    /// The size in bytes of the index being loaded.
+    public var indexByteCount: Int64
     /// Set while an incremental update from another index is under way (never when finished).
     public var update: Update?
     /// The last number fed per kind (0: none yet); in an update, both hold the span's end.
@@ -25,9 +29,20 @@ public struct LoadCheckpoint: Equatable, Sendable {
     /// Entries fed so far by the requests this checkpoint covers, both kinds.
     public var entriesLoaded: Int64 = 0
 
-    /// A load of the index with this checksum that has fed nothing yet.
-    public init(indexChecksum: UInt32) {
+    /// A load of the index with this checksum and size that has fed nothing yet.
+    public init(indexChecksum: UInt32, indexByteCount: Int64) {
         self.indexChecksum = indexChecksum
+        self.indexByteCount = indexByteCount
+    }
+
+    /// A load of `index` that has fed nothing yet.
+    public init(index: CallDirIndex) {
+        self.init(indexChecksum: index.checksum, indexByteCount: Int64(index.file.count))
+    }
+
+    /// True when this checkpoint is about `index` (same checksum and size).
+    public func names(_ index: CallDirIndex) -> Bool {
+        indexChecksum == index.checksum && indexByteCount == Int64(index.file.count)
     }
 
     /// True when the device holds every entry of the index.
@@ -47,11 +62,23 @@ public struct LoadCheckpoint: Equatable, Sendable {
     /// update is under way, `lastBlockingNumber` and `lastIdentificationNumber` both hold the
     /// end of the last span sent: every change at or below it was fed.
     public struct Update: Equatable, Sendable {
-        /// The checksum of the index the device held completely before the update.
+        /// The checksum and size of the index the device held completely before the update.
         public var fromChecksum: UInt32
+        public var fromByteCount: Int64
 
-        public init(fromChecksum: UInt32) {
+        public init(fromChecksum: UInt32, fromByteCount: Int64) {
             self.fromChecksum = fromChecksum
+            self.fromByteCount = fromByteCount
+        }
+
+        /// An update from `index`.
+        public init(from index: CallDirIndex) {
+            self.init(fromChecksum: index.checksum, fromByteCount: Int64(index.file.count))
+        }
+
+        /// True when the update starts from `index` (same checksum and size).
+        public func startsFrom(_ index: CallDirIndex) -> Bool {
+            fromChecksum == index.checksum && fromByteCount == Int64(index.file.count)
         }
     }
 
@@ -61,7 +88,7 @@ public struct LoadCheckpoint: Equatable, Sendable {
     static let magic: [UInt8] = Array("CDLP".utf8)
     static let version: UInt16 = 2
     /// Encoded size in bytes.
-    public static let byteCount = 44
+    public static let byteCount = 60
 
     /// The checkpoint's bytes, as FORMAT.md specifies them.
     public var bytes: [UInt8] {
@@ -71,6 +98,8 @@ public struct LoadCheckpoint: Equatable, Sendable {
         out.appendLE(UInt16((blockingFinished ? 1 : 0) | (identificationFinished ? 2 : 0)) | updateFlag)
         out.appendLE(indexChecksum)
         out.appendLE(update?.fromChecksum ?? 0)
+        out.appendLE(indexByteCount)
+        out.appendLE(update?.fromByteCount ?? 0)
         out.appendLE(lastBlockingNumber)
         out.appendLE(lastIdentificationNumber)
         out.appendLE(entriesLoaded)
@@ -87,13 +116,13 @@ public struct LoadCheckpoint: Equatable, Sendable {
         }
         guard bytes.count == Self.byteCount else { throw damage("\(bytes.count) bytes, expected \(Self.byteCount)") }
         guard bytes.starts(with: Self.magic) else { throw damage("not a checkpoint (magic)") }
-        let fields = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, Int64, Int64, Int64) in
-            guard Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<40])) == raw.readLE(UInt32.self, at: 40)! else {
+        let fields = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, Int64, Int64, Int64, Int64, Int64) in
+            guard Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == raw.readLE(UInt32.self, at: 56)! else {
                 throw damage("checksum mismatch")
             }
             return (raw.readLE(UInt16.self, at: 4)!, raw.readLE(UInt16.self, at: 6)!, raw.readLE(UInt32.self, at: 8)!,
-                    raw.readLE(UInt32.self, at: 12)!, raw.readLE(Int64.self, at: 16)!, raw.readLE(Int64.self, at: 24)!,
-                    raw.readLE(Int64.self, at: 32)!)
+                    raw.readLE(UInt32.self, at: 12)!, raw.readLE(Int64.self, at: 32)!, raw.readLE(Int64.self, at: 40)!,
+                    raw.readLE(Int64.self, at: 48)!, raw.readLE(Int64.self, at: 16)!, raw.readLE(Int64.self, at: 24)!)
         }
         guard fields.0 == Self.version else {
             throw CallDirError(.unsupportedVersion, "load checkpoint version \(fields.0), this reader knows \(Self.version); load from the start")
@@ -102,12 +131,13 @@ public struct LoadCheckpoint: Equatable, Sendable {
         guard fields.1 != Self.underWayFlag else {
             throw damage("an under-way record (a request was under way), not a checkpoint")
         }
-        guard fields.1 & ~0x7 == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0,
-              updating ? (fields.1 & 3 == 0 && fields.4 == fields.5) : fields.3 == 0 else {
+        guard fields.1 & ~0x7 == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0, fields.7 >= 0, fields.8 >= 0,
+              updating ? (fields.1 & 3 == 0 && fields.4 == fields.5) : (fields.3 == 0 && fields.8 == 0) else {
             throw damage("reserved bits set, a negative field, or update fields without an update")
         }
         indexChecksum = fields.2
-        update = updating ? Update(fromChecksum: fields.3) : nil
+        indexByteCount = fields.7
+        update = updating ? Update(fromChecksum: fields.3, fromByteCount: fields.8) : nil
         blockingFinished = fields.1 & 1 != 0
         identificationFinished = fields.1 & 2 != 0
         lastBlockingNumber = fields.4
@@ -125,12 +155,12 @@ public struct LoadCheckpoint: Equatable, Sendable {
     /// So every way a request can end without a checkpoint (killed for memory, the index
     /// missing, the host failing a batch, a request the system started on its own) leaves a
     /// record the app did not commit, which means "the store may be empty": start over with a
-    /// complete request. 44 bytes, FORMAT.md ("Load checkpoint", the under-way record).
+    /// complete request. 60 bytes, FORMAT.md ("Load checkpoint", the under-way record).
     public static let underWayRecord: [UInt8] = {
         var out = magic
         out.appendLE(version)
         out.appendLE(underWayFlag)
-        out += [UInt8](repeating: 0, count: 32)
+        out += [UInt8](repeating: 0, count: 48)
         out.appendLE(Checksum.crc32(out))
         return out
     }()

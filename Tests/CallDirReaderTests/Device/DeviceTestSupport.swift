@@ -104,7 +104,7 @@ struct ProtocolRecords {
     /// What the app believes: the device holds the whole of `index`.
     func appBelievesFinished(_ index: CallDirIndex) -> Bool {
         guard pending == nil, let committed, let checkpoint = try? LoadCheckpoint(bytes: committed) else { return false }
-        return checkpoint.isFinished && checkpoint.indexChecksum == index.checksum
+        return checkpoint.isFinished && checkpoint.names(index)
     }
 }
 

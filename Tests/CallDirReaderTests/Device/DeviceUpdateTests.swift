@@ -140,13 +140,13 @@ struct DeviceUpdateTests {
         let (fromPartial, partialReport) = try Self.request(loader, simulator, from: partial)
         #expect(partialReport.kind == .complete && fromPartial.removals == 0 && fromPartial.entries == 90)
         // An update checkpoint from another index: complete.
-        var foreign = LoadCheckpoint(indexChecksum: new.checksum)
-        foreign.update = .init(fromChecksum: old.checksum &+ 1)
+        var foreign = LoadCheckpoint(index: new)
+        foreign.update = .init(fromChecksum: old.checksum &+ 1, fromByteCount: Int64(old.file.count))
         let (fromForeign, foreignReport) = try Self.request(loader, simulator, from: foreign)
         #expect(foreignReport.kind == .complete && fromForeign.entries == 90)
         // A loader without `previous` never takes an update checkpoint for a normal one.
         var ours = foreign
-        ours.update = .init(fromChecksum: old.checksum)
+        ours.update = .init(from: old)
         let (plain, plainReport) = try Self.request(try DeviceLoader(index: new), simulator, from: ours)
         #expect(plainReport.kind == .complete && plain.entries == 90)
         // The same index twice: an update is no update; a finished load stays idle.
