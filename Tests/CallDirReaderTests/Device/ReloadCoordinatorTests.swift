@@ -90,41 +90,82 @@ struct ReloadCoordinatorTests {
         let rig = try Rig(requestSize: Int.random(in: 300...1_500, using: &rng))
         defer { rig.remove() }
         for (path, expected) in rig.lists {
-            var coordinator = rig.coordinator()
-            try await coordinator.install(path)
-            var finished = false
-            for _ in 0..<200 where !finished {
-                rig.phone.fates = (0..<Int.random(in: 0...6, using: &rng)).map { _ in SimulatedPhone.randomFate(&rng, entries: 1_500) }
-                // Sometimes the app is killed at a step; a new coordinator is the relaunched app.
-                let killAt: (ReloadStep, Int)? = Int.random(in: 0..<3, using: &rng) == 0
-                    ? ([ReloadStep.beforeReload, .afterFailure, .afterSuccess, .afterCommit].randomElement(using: &rng)!, Int.random(in: 0...3, using: &rng))
-                    : nil
-                let counter = StepCounter()
-                await coordinator.setStepHook { step in
-                    if let killAt, step == killAt.0, counter.next() == killAt.1 { throw AppKilled() }
-                }
-                do {
-                    try await coordinator.loadAll()
-                    finished = true
-                } catch is AppKilled {
-                    coordinator = rig.coordinator()
-                } catch let error as ReloadError {
-                    #expect(error.reason != .disabled)  // a give-up after consecutive failures: try again later
-                }
-                // The system runs the extension on its own now and then, failing or not.
-                if Int.random(in: 0..<4, using: &rng) == 0 {
-                    // Not `.refused`: a system-run request that fails before the extension's first
-                    // line leaves no trace anywhere (docs/CALLKIT.md, residual risks).
-                    var fate = SimulatedPhone.randomFate(&rng, entries: 1_500)
-                    if case .refused = fate { fate = .killedWhileFeeding(after: 0) }
-                    rig.phone.runExtension(fate)
-                    finished = false  // the app does not know; its next loadAll must restore the store
-                }
-            }
-            #expect(finished)
-            #expect(DeviceState(rig.phone.simulator) == expected)
-            #expect(rig.phone.maxInFlight == 1 && rig.phone.openBackgroundTasks == 0)
+            try await coordinator(rig).install(path)
+            try await Self.loadWithFailures(rig, expected: expected, rng: &rng)
         }
+    }
+
+    @Test("the app cycle through a delta: v1 loaded, a delta to v2 patched on the phone, installed and loaded as an update, then v3 in full; failures at every step, disk full during an install", arguments: 0..<4)
+    func deltaCycle(seed: UInt64) async throws {
+        var rng = SeededGenerator(seed: 0xDE17A &+ seed &* 104_723)
+        let rig = try Rig(requestSize: Int.random(in: 300...1_500, using: &rng))
+        defer { rig.remove() }
+        try await coordinator(rig).install(rig.lists[0].path)
+        try await Self.loadWithFailures(rig, expected: rig.lists[0].expected, rng: &rng)
+        // The server publishes a delta v1 -> v2 (`calldir diff`); the phone patches its index
+        // (`calldir patch`: the CallDir library, Linux-only today) into a file beside it.
+        let delta = rig.scratch.file("v1-v2.delta")
+        _ = try Differ.diff(old: CallDirIndex(path: rig.lists[0].path), new: CallDirIndex(path: rig.lists[1].path),
+                            output: delta, temporaryFolder: rig.scratch.path)
+        let deltaFile = try DeltaFile(path: delta)
+        let patched = rig.scratch.file("patched.calldir")
+        _ = try Patcher.patch(old: CallDirIndex(path: rig.folder.indexPath), delta: deltaFile, output: patched,
+                              temporaryFolder: rig.scratch.path)
+        let expected = IndexInstaller.Expectation(checksum: deltaFile.newChecksum, byteCount: deltaFile.newSize)
+        // Disk full during the first install attempt: refused, v1 and its store intact.
+        let fault = Syscalls.inject(.write, errno: ENOSPC, pathContaining: rig.folder.path + "/.incoming")
+        await #expect(throws: CallDirError.self) { try await coordinator(rig).install(patched, expecting: expected) }
+        Syscalls.removeFault(fault)
+        #expect(DeviceState(rig.phone.simulator) == rig.lists[0].expected)
+        let installed = try await coordinator(rig).install(patched, expecting: expected)
+        #expect(installed.keptPrevious, "the device held v1 completely: an update follows")
+        let before = rig.phone.simulator.history.count
+        try await Self.loadWithFailures(rig, expected: rig.lists[1].expected, rng: &rng)
+        if rig.phone.simulator.history.dropFirst(before).allSatisfy(\.succeeded) {
+            #expect(rig.phone.simulator.history.dropFirst(before).allSatisfy { $0.kind == .incremental }, "without failures, only changes")
+        }
+        try await coordinator(rig).install(rig.lists[2].path)
+        try await Self.loadWithFailures(rig, expected: rig.lists[2].expected, rng: &rng)
+    }
+
+    func coordinator(_ rig: Rig) -> ReloadCoordinator { rig.coordinator() }
+
+    /// `loadAll` until the app believes the device holds the index, with random fates per
+    /// request, the app killed at random steps (a new coordinator is the relaunched app) and
+    /// system-run requests between loads; then the device must hold exactly `expected`.
+    static func loadWithFailures(_ rig: Rig, expected: DeviceState, rng: inout SeededGenerator) async throws {
+        var coordinator = rig.coordinator()
+        var finished = false
+        for _ in 0..<200 where !finished {
+            rig.phone.fates = (0..<Int.random(in: 0...6, using: &rng)).map { _ in SimulatedPhone.randomFate(&rng, entries: 1_500) }
+            let killAt: (ReloadStep, Int)? = Int.random(in: 0..<3, using: &rng) == 0
+                ? ([ReloadStep.beforeReload, .afterFailure, .afterSuccess, .afterCommit].randomElement(using: &rng)!, Int.random(in: 0...3, using: &rng))
+                : nil
+            let counter = StepCounter()
+            await coordinator.setStepHook { step in
+                if let killAt, step == killAt.0, counter.next() == killAt.1 { throw AppKilled() }
+            }
+            do {
+                try await coordinator.loadAll()
+                finished = true
+            } catch is AppKilled {
+                coordinator = rig.coordinator()
+            } catch let error as ReloadError {
+                #expect(error.reason != .disabled)  // a give-up after consecutive failures: try again later
+            }
+            // The system runs the extension on its own now and then, failing or not.
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                // Not `.refused`: a system-run request that fails before the extension's first
+                // line leaves no trace anywhere (docs/CALLKIT.md, residual risks).
+                var fate = SimulatedPhone.randomFate(&rng, entries: 1_500)
+                if case .refused = fate { fate = .killedWhileFeeding(after: 0) }
+                rig.phone.runExtension(fate)
+                finished = false  // the app does not know; its next loadAll must restore the store
+            }
+        }
+        #expect(finished)
+        #expect(DeviceState(rig.phone.simulator) == expected)
+        #expect(rig.phone.maxInFlight == 1 && rig.phone.openBackgroundTasks == 0)
     }
 
     @Test("a system-run request that fails after a finished load leaves the under-way record: the next loadAll starts over and restores the store")
