@@ -1,6 +1,20 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// No product's targets carry unsafe flags: SwiftPM and Xcode refuse a product with unsafe flags
+// from a versioned dependency (`.package(url:..., from:)`), so an app could not depend on a
+// release of calldir. `PackageManifestTests` checks it. The command-line executables link
+// statically in release builds on Linux (no dynamic loader at start-up, docs/BENCHMARKS.md),
+// which needs unsafe linker flags: they are added only when the environment asks for them,
+// `CALLDIR_STATIC_LINK=1`, as scripts/demo and Benchmarks/scripts do (SwiftPM re-reads the
+// manifest when the environment changes). A dependent's build never sets it.
+let staticLink = Context.environment["CALLDIR_STATIC_LINK"] == "1"
+
+/// Linker flags for a statically linked release executable (on Linux unless told), when asked for.
+func staticLinking(_ flags: [String], platforms: [Platform]? = [.linux]) -> [LinkerSetting] {
+    staticLink ? [.unsafeFlags(flags, .when(platforms: platforms, configuration: .release))] : []
+}
+
 // `CallDirReader` (format, mmap'd index, lookups, iteration, the CallKit feed) depends on
 // nothing but the standard library and CKernels, so a Call Directory extension can link it.
 // The compiler `CallDir` adds the C libraries (zlib, SQLite) for its inputs; an app, a server
@@ -29,10 +43,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Prefetch, a branch-free search and a carry-less-multiply CRC: what Swift cannot express.
         .target(name: "CKernels"),
-        // Optimised in debug builds too: tests feed real lists of 15 million device entries
-        // through the reader and the CallKit simulator (25 s unoptimised, under 1 s so).
-        .target(name: "CallDirReader", dependencies: ["CKernels"],
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // Darwin-portable (what an app and its Call Directory extension link): format, reads,
+        // the device side. No unsafe flags, so a versioned dependency can use it.
+        .target(name: "CallDirReader", dependencies: ["CKernels"]),
         .target(name: "CallDir", dependencies: ["CallDirReader", "CZlib", "CSQLite", "CKernels"]),
         // The lookup daemon: NIO, swift-log, swift-metrics and swift-prometheus live here only, never in the core.
         .target(
@@ -57,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "calldir",
             dependencies: ["CallDirLookup", "CallDirReader"],
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: staticLinking(["-static-executable"])
         ),
         // `calldir-cli`: every command (compile, lookup -, inspect, verify, ...), argument parsing
         // and help by swift-argument-parser. Static like the front; the two libraries are what
@@ -72,8 +85,7 @@ let package = Package(
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: [.unsafeFlags(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"],
-                                          .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"])
         ),
         // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser only).
         .target(
@@ -91,11 +103,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            linkerSettings: [
-                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+            linkerSettings: staticLinking(["-static-stdlib"], platforms: nil) + (staticLink ? [
                 .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
                 .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
-            ]
+            ] : [])
         ),
         // What every test target shares (a scratch folder, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -7,7 +7,8 @@
 #   Benchmarks/scripts/compare-builds.sh BEFORE_DIR AFTER_DIR
 #
 # Each DIR holds calldir, calldir-cli and calldir-serve, as a release build's .build/release
-# does (build BEFORE in a second checkout, or copy its binaries aside before changing the code).
+# does (build BEFORE in a second checkout, or copy its binaries aside before changing the code;
+# build both with CALLDIR_STATIC_LINK=1 set, as the other scripts do: static executables).
 # Files: the 1M-entry, 100%-distinct label corpus of labels.sh (run
 # `SIZES=1000000 FRACTIONS=1.0 Benchmarks/scripts/labels.sh` once to make it).
 # Figures, each the median of ROUNDS (default 5) rounds that alternate the builds:

@@ -5,6 +5,7 @@
 # time of NEW, diff time, delta bytes, patch time (and peak RSS), and a byte comparison of the
 # patched index with NEW. Run from the package root; COUNT overrides 10000000.
 set -eu
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 COUNT=${COUNT:-10000000}
 out=Benchmarks/out/delta
 mkdir -p "$out"

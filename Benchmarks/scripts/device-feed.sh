@@ -4,6 +4,7 @@
 # `calldir-feed` ROUNDS times (default 5) per index, pinned to one core.
 # Run from the package root: Benchmarks/scripts/device-feed.sh   (needs ../shared/realdata for fr)
 set -eu
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 ROUNDS=${ROUNDS:-5}
 CORE=${CORE:-1}
 root=$(pwd)

@@ -6,6 +6,7 @@
 # Benchmarks/out/update (git-ignored) by a seeded python3 script (standard library only).
 # Run from the package root: Benchmarks/scripts/device-update.sh   (needs ../shared/realdata)
 set -eu
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 out=Benchmarks/out/update
 mkdir -p "$out"
 swift build -c release --product calldir >/dev/null && swift build -c release --product calldir-cli >/dev/null

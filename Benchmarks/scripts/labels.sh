@@ -23,6 +23,7 @@
 # 1,000 numbers (batch.lua, 4 connections) drawn from the same queries.
 # Corpora are cached in Benchmarks/.corpus, indexes in Benchmarks/out/labels (both git-ignored).
 set -euo pipefail
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=wrk-rate.sh

@@ -14,6 +14,7 @@
 # OLD=path/to/another/calldir adds its rows for the same indexes (e.g. a build before a change).
 # Stop other work first: a loaded 2-core machine doubles these numbers.
 set -euo pipefail
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/Benchmarks/out/oneshot
 mkdir -p "$out"

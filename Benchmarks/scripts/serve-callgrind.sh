@@ -7,6 +7,7 @@
 #
 #   Benchmarks/scripts/serve-callgrind.sh [COUNT]     (default 1,000,000 entries)
 set -euo pipefail
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 count=${1:-1000000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 scripts=$root/Benchmarks/scripts

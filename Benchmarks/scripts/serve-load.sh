@@ -19,6 +19,7 @@
 # Generated lists and the index are kept in Benchmarks/out/serve-load/ (git-ignored) and reused.
 # Running libFuzzer processes (release/Fuzz*) are paused during each wrk run (fuzz-pause.sh).
 set -euo pipefail
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 
 count=${1:-10000000}
 duration=${DURATION:-5s}

@@ -16,6 +16,7 @@
 # granularity is one failed connect() on loopback, a few microseconds; the figure includes
 # posix_spawn (about 0.1 ms from Python here), and the client runs on the same 2 cores.
 set -euo pipefail
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$root/.build/release}

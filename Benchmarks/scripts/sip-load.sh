@@ -6,6 +6,7 @@
 # Usage: Benchmarks/scripts/sip-load.sh [CALLS]   (ROUNDS=3 LIMIT=50 by default)
 # Needs: kamailio, kamailio-utils-modules, sip-tester (scripts/setup), a release build.
 set -euo pipefail
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 cd "$(dirname "$0")/../.."
 calls=${1:-10000}; rounds=${ROUNDS:-3}; limit=${LIMIT:-50}
 swift build -c release --product calldir-serve >/dev/null

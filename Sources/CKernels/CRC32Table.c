@@ -1,12 +1,63 @@
 // CRC-32 (the zlib/gzip CRC, reflected polynomial 0xEDB88320) without zlib, so the reader
-// library links nothing but this target: ARMv8's CRC32 instructions where the compiler may
-// use them (Apple's arm64 devices), else a byte-wise table. On x86-64 this only finishes
-// what `calldir_crc32_fold` leaves (at most 15 bytes) and inputs under 64 bytes.
+// library links nothing but this target: on arm64, ARMv8's CRC32 instructions when the CPU has
+// them (asked at run time, as x86-64's PCLMULQDQ is in CRC32Fold.c), else a byte-wise table.
+// The compile-time macro `__ARM_FEATURE_CRC32` is not enough: Xcode's default arm64 target
+// for iPhones (and Linux's generic armv8-a) does not set it, although every iPhone an app can
+// target today has the instructions, so a build keyed on the macro took the table on phones.
+// On x86-64 this only finishes what `calldir_crc32_fold` leaves (at most 15 bytes) and inputs
+// under 64 bytes.
 
 #include "CKernels.h"
 
+#if defined(__aarch64__) || defined(__arm64__)
+#define CALLDIR_ARM64 1
+#if defined(__APPLE__)
+#include <sys/sysctl.h>
+#elif defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_CRC32
+#define HWCAP_CRC32 (1 << 7)  // arm64 Linux's hwcap bit for the CRC32 instructions
+#endif
+#endif
+
+// 1 when the CPU has the CRC32 instructions; asked once (a racing first call asks twice and
+// stores the same answer: relaxed atomics keep that well-defined).
+static int arm_crc_detected = -1;
+
+static int arm_crc_available(void) {
+    int known = __atomic_load_n(&arm_crc_detected, __ATOMIC_RELAXED);
+    if (known >= 0) return known;
+    int available = 0;
 #if defined(__ARM_FEATURE_CRC32)
-#include <arm_acle.h>
+    available = 1;  // the build targets a CPU that has them
+#elif defined(__APPLE__)
+    int value = 0;
+    size_t size = sizeof(value);
+    available = sysctlbyname("hw.optional.armv8_crc32", &value, &size, NULL, 0) == 0 && value != 0;
+#elif defined(__linux__)
+    available = (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0;
+#endif
+    __atomic_store_n(&arm_crc_detected, available, __ATOMIC_RELAXED);
+    return available;
+}
+
+// The instructions, compiled for CPUs that have them whatever the build's baseline; called
+// only after `arm_crc_available` said yes. Consumes whole 8-byte words, returns the rest.
+__attribute__((target("crc")))
+static uint32_t arm_crc_words(uint32_t c, const uint8_t **buf, size_t *length) {
+    const uint8_t *p = *buf;
+    size_t n = *length;
+    while (n >= 8) {
+        uint64_t word;
+        __builtin_memcpy(&word, p, 8);  // little-endian on every arm64 OS we build for
+        c = __builtin_arm_crc32d(c, word);
+        p += 8;
+        n -= 8;
+    }
+    *buf = p;
+    *length = n;
+    return c;
+}
 #endif
 
 // table[n] = CRC of the byte n: generated once from the polynomial (FORMAT.md, Conventions).
@@ -58,14 +109,8 @@ static const uint32_t table[256] = {
 
 uint32_t calldir_crc32_bytes(uint32_t crc, const uint8_t *buf, size_t length) {
     uint32_t c = ~crc;
-#if defined(__ARM_FEATURE_CRC32)
-    while (length >= 8) {
-        uint64_t word;
-        __builtin_memcpy(&word, buf, 8);  // little-endian on every Apple arm64 device
-        c = __crc32d(c, word);
-        buf += 8;
-        length -= 8;
-    }
+#if defined(CALLDIR_ARM64)
+    if (length >= 8 && arm_crc_available()) c = arm_crc_words(c, &buf, &length);
 #endif
     while (length > 0) {
         c = table[(c ^ *buf) & 0xFF] ^ (c >> 8);

@@ -11,18 +11,27 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Load an index into a strict CallKit simulator, as a Call Directory extension would.",
         discussion: """
-        Drives the library's DeviceLoader request after request into CallKitSimulator, which \
-        applies CallKit's rules: per request and kind strictly ascending numbers, at most \
-        1,999,999 entries per request (both kinds), removes only in incremental requests. \
-        Prints the requests a device needs, the entries of each, any CallKit error, the \
-        feed's time and the process's peak memory (the simulated device's store included). \
-        Requests after the first are incremental.
+        Drives the library's DeviceLoader request after request into CallKitSimulator, the \
+        device's state machine (docs/CALLKIT.md): per request and kind strictly ascending \
+        numbers, at most 1,999,999 entries per request (both kinds), isIncremental true once \
+        a request succeeded, the store deleted at the first add of a request that did not \
+        read it as true, adds and removes in call order, a remove in a complete request \
+        crashing the extension (error 2). Prints the requests a device needs, the entries of \
+        each, any CallKit error, the feed's time and the process's peak memory (the \
+        simulated device's store included).
 
         With --from OLD the simulated device first holds OLD completely (loaded as above), \
         then DeviceLoader updates it to the index: incremental requests that remove what \
         OLD has and the index lacks, then add what is new (a changed label is one of each), \
-        at most --request-size changes per request. Prints the update's requests, its \
+        at most --request-size changes per request, span by span (or a complete load when \
+        the changes outnumber the index's entries). Prints the update's requests, its \
         removals and additions per kind, and checks the device ends with exactly the index.
+
+        With --calls FILE it replays a script of CallKit calls instead, one per line: \
+        'request [incremental=true|false]', 'incremental?', 'add-blocking N', \
+        'add-identification N LABEL', 'remove-blocking N', 'remove-identification N', \
+        'remove-all-blocking', 'remove-all-identification', and 'end', 'kill' or 'expire' to \
+        finish a request. It prints each request's outcome and what the device holds.
 
         Exit status: 0 a device loads every entry; 1 a device would fail (the CallKit error \
         is printed); 2 an index cannot be read or is damaged; 64 bad usage.
@@ -31,6 +40,7 @@ struct SimulateCommand: ParsableCommand {
           calldir simulate --index fr.calldir --request-size 1999999
           calldir simulate --from fr-2025.calldir fr-2026.calldir
           calldir simulate --json
+          calldir simulate --calls my-extension-calls.txt
         """
     )
 
@@ -48,15 +58,30 @@ struct SimulateCommand: ParsableCommand {
                                valueName: "n"))
     var requestSize = DeviceLoader.defaultRequestSize
 
+    @Option(help: ArgumentHelp("Replay a script of CallKit calls (see above) instead of loading an index.", valueName: "file"))
+    var calls: String?
+
     @Flag(help: "Print the result as one JSON object.")
     var json = false
 
     func validate() throws {
         if requestSize < 1 { throw ValidationError("--request-size must be at least 1.") }
         if index != nil, indexArgument != nil { throw ValidationError("Give the index once: --index or an argument, not both.") }
+        if calls != nil, index != nil || indexArgument != nil || from != nil {
+            throw ValidationError("--calls replays a script: give no index and no --from with it.")
+        }
     }
 
     func run() throws {
+        if let calls {
+            let result: (output: String, ok: Bool)
+            do { result = try CallScript(path: calls).run(json: json) } catch { throw Terminal.fail(error) }
+            var out = StdoutBuffer()
+            out.write(result.output)
+            out.flush()
+            if !result.ok { throw ExitCode(1) }
+            return
+        }
         let path = index ?? indexArgument ?? DefaultIndex.path
         let simulator = CallKitSimulator()
         let opened: CallDirIndex
@@ -94,16 +119,15 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    /// Requests until the loader reports done or one fails, each committed on success; every
-    /// request is incremental but a first one without a checkpoint. Returns the steps and the
-    /// seconds spent in the loader.
+    /// Requests until the loader reports done or one fails, each committed on success. Returns
+    /// the steps and the seconds spent in the loader.
     static func drive(_ loader: DeviceLoader, _ simulator: CallKitSimulator,
                       from start: LoadCheckpoint?) throws -> (steps: [LoadStep], seconds: Double) {
         var committed = start
         var steps: [LoadStep] = []
         var seconds = 0.0
         while true {
-            simulator.beginRequest(systemSaysIncremental: committed != nil || !steps.isEmpty)
+            simulator.beginRequest()  // isIncremental as a device answers it
             let started = now()
             let step = try loader.loadRequest(into: simulator, resumingFrom: committed)
             seconds += now() - started

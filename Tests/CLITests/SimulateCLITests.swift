@@ -117,3 +117,93 @@ struct SimulateCLITests {
         #expect(try CLI.run(["simulate", "--from", scratch.file("missing.calldir"), new]).status == 2)
     }
 }
+
+/// `calldir simulate --calls`: the device's state machine, one behaviour per test, as a script
+/// of CallKit calls an extension would make.
+@Suite("calldir simulate --calls")
+struct SimulateCallsCLITests {
+    static func run(_ script: String, json: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let path = scratch.write("calls.txt", script)
+        let result = try CLI.run(["simulate", "--calls", path] + (json ? ["--json"] : []))
+        return (result.status, result.stdout, result.stderr)
+    }
+
+    @Test("isIncremental answers from the device's history: false first, true after a success, still true after a failure emptied the store")
+    func incrementalFromHistory() throws {
+        let result = try Self.run("""
+            request
+            incremental?
+            add-blocking 33100000001
+            end
+            request
+            incremental?
+            kill
+            request   # the store is empty now
+            incremental?
+            end
+            """)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "request 1: isIncremental = false")
+        #expect(lines[2] == "request 2: isIncremental = true")
+        #expect(lines[3].hasPrefix("request 2: incremental, 0 adds, 0 removes, failed: CallKit error 2 (loadingInterrupted)"))
+        #expect(lines[4] == "request 3: isIncremental = true")
+        #expect(result.status == 1, "a request failed")
+    }
+
+    @Test("adds and removes in call order: add X, remove X leaves X absent")
+    func callOrder() throws {
+        let result = try Self.run("""
+            request
+            add-blocking 5
+            end
+            request
+            incremental?
+            add-blocking 8
+            remove-blocking 8
+            end
+            """, json: true)
+        let object = try SimulateCLITests.json(result.stdout)
+        #expect(result.status == 0 && object["blocking"] as? [Int] == [5])
+    }
+
+    @Test("the store is deleted at the first add of a request that did not read isIncremental as true")
+    func deletionAtFirstAdd() throws {
+        let result = try Self.run("""
+            request
+            add-blocking 10
+            add-blocking 11
+            end
+            request
+            add-blocking 30
+            incremental?
+            add-blocking 31
+            end
+            """, json: true)
+        let object = try SimulateCLITests.json(result.stdout)
+        let requests = try #require(object["requests"] as? [[String: Any]])
+        #expect(result.status == 0 && object["blocking"] as? [Int] == [30, 31] && requests[1]["kind"] as? String == "complete")
+    }
+
+    @Test("a remove in a complete request crashes the extension: error 2, the store wiped, exit 1")
+    func removeInCompleteRequest() throws {
+        let result = try Self.run("""
+            request
+            add-identification 7 Spam
+            end
+            request incremental=false
+            remove-identification 7
+            end
+            """)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("request 2: complete, 0 adds, 0 removes, failed: CallKit error 2 (loadingInterrupted): a remove in a complete request"))
+        #expect(result.stdout.hasSuffix("FAILED: 2 requests, 1 failed; the device holds 0 blocking and 0 identification entries\n"))
+    }
+
+    @Test("a script error names the file and line; exit 2")
+    func scriptError() throws {
+        let result = try Self.run("request\nadd-blocking twelve\nend\n")
+        #expect(result.status == 2 && result.stderr.contains("calls.txt:2: ") && result.stderr.contains("add-blocking needs a number"))
+    }
+}

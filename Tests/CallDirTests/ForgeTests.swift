@@ -115,7 +115,7 @@ struct ForgeTests {
     }
 
     /// The load checkpoint's fields (FORMAT.md, "Load checkpoint"), offset and width.
-    static let checkpointFields = [(0, 4), (4, 2), (6, 2), (8, 4), (12, 4), (16, 8), (24, 8), (32, 8)]
+    static let checkpointFields = [(0, 4), (4, 2), (6, 2), (8, 4), (12, 4), (16, 8), (24, 8), (32, 8), (40, 8), (48, 8)]
 
     @Test("every load-checkpoint field forged with a valid CRC: refused, or read back exactly; loading from it never traps")
     func forgeCheckpointFields() throws {
@@ -135,9 +135,10 @@ struct ForgeTests {
             #expect(simulator.endRequest().succeeded)
             samples.append(committed!)
         } while !committed!.isFinished && samples.count < 1_000
-        var update = LoadCheckpoint(indexChecksum: index.checksum)
-        update.update = .init(fromChecksum: index.checksum, phase: .addBlocking)
+        var update = LoadCheckpoint(index: index)
+        update.update = .init(from: index)
         update.lastBlockingNumber = 33_100_000_000
+        update.lastIdentificationNumber = 33_100_000_000
         samples.append(update)
 
         var forged = 0, refused = 0
@@ -145,7 +146,7 @@ struct ForgeTests {
             for (offset, width) in Self.checkpointFields {
                 let value = Forger(bytes: sample.bytes).read(offset, width)!
                 for forgery in Forger.forgeries(of: value, width: width) {
-                    var forger = Forger(bytes: Array(sample.bytes.prefix(40)))
+                    var forger = Forger(bytes: Array(sample.bytes.prefix(56)))
                     forger.write(offset, width, forgery)
                     let crc = Checksum.crc32(forger.bytes)
                     let bytes = forger.bytes + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * UInt32($0))) }

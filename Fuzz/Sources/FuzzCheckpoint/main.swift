@@ -19,14 +19,15 @@ runFuzzer { data, size in
     let input = Array(fuzzBytes(data, size))
     _ = try? LoadCheckpoint(bytes: input)
     _ = LoadCheckpoint.resumePoint(committed: input, pendingLeftOver: nil)
-    var fixed = LoadCheckpoint.magic + input.dropFirst(4).prefix(36)
-    fixed += [UInt8](repeating: 0, count: 40 - fixed.count)
+    var fixed = LoadCheckpoint.magic + input.dropFirst(4).prefix(52)
+    fixed += [UInt8](repeating: 0, count: 56 - fixed.count)
     let crc = Checksum.crc32(fixed)
     fixed += [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)]
     if var checkpoint = try? LoadCheckpoint(bytes: fixed) {
         precondition(checkpoint.bytes == fixed, "checkpoint does not round-trip")
         checkpoint.indexChecksum = index.checksum
-        checkpoint.update?.fromChecksum = index.checksum
+        checkpoint.indexByteCount = Int64(index.file.count)
+        checkpoint.update = checkpoint.update.map { _ in .init(from: index) }
         let device = CallKitSimulator()
         device.beginRequest(systemSaysIncremental: input.first.map { $0 & 1 == 0 } ?? true)
         _ = try? DeviceLoader(index: index, previous: index, requestSize: 7).loadRequest(into: device, resumingFrom: checkpoint)

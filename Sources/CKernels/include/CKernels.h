@@ -39,7 +39,8 @@ int calldir_crc32_fold_available(void);
 uint32_t calldir_crc32_fold(uint32_t crc, const uint8_t *buf, size_t length, size_t *consumed);
 
 /// CRC-32 of `length` bytes, continuing `crc` exactly as zlib's crc32() does (0 to start).
-/// Portable: ARMv8 CRC instructions where available, else a table.
+/// Portable: on arm64 the CRC32 instructions when the CPU has them (detected at run time), else
+/// a table.
 uint32_t calldir_crc32_bytes(uint32_t crc, const uint8_t *buf, size_t length);
 
 /// Atomic load (acquire) and OR (release) on a 64-bit word, for flags shared by lookup

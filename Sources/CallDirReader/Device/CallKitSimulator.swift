@@ -1,19 +1,25 @@
-/// A strict stand-in for CallKit's Call Directory store, for tests (ours and app teams'): it
-/// applies the rules DESIGN-NOTES lists ("Loading a Call Directory extension") and keeps the
-/// device's entries across requests, so a test can drive requests and check the final state.
+/// A strict stand-in for CallKit's Call Directory store, for tests (ours and app teams'): the
+/// device's state machine as docs/CALLKIT.md describes it ("What a device does with entries"),
+/// keeping the device's entries across requests, so a test can drive requests and check the
+/// final state.
 ///
+/// - `isIncremental` answers from the simulator's own history: true once any request has
+///   succeeded, and still after a later failure emptied the store (`beginRequest()`;
+///   `beginRequest(systemSaysIncremental:)` overrides it for a test).
+/// - A request is incremental only if it read `isIncremental` as true before its first add.
+///   Otherwise it is complete: the store is deleted at its first add (or at its end if it adds
+///   nothing), and a remove crashes the extension: the request fails with error 2.
+/// - Adds and removes take effect in call order ("add X, remove X" leaves X absent).
 /// - Per request and per kind, numbers must rise strictly from 0: 0 or a repeat is error 4
 ///   (duplicateEntries), a lower number error 3 (entriesOutOfOrder).
 /// - At most `cap` adds per request, both kinds together: the next one is error 5.
-/// - Removes only after `isIncremental` was read and returned true, else error 8.
-/// - A request that did not read `isIncremental` as true is complete: it replaces everything,
-///   even when it adds nothing. Any failed request deletes every entry.
+/// - Any failed request (and an expired completion) deletes every entry.
 /// - Stricter than a device where the device's behaviour is unknown: adding a number an
 ///   earlier request stored (and this one did not remove) fails with error 4.
 ///
-/// Use: `beginRequest(systemSaysIncremental:)`, feed it (e.g. `DeviceLoader.loadRequest`),
-/// then `endRequest()` (or `interrupt()`, the extension being killed). Calls outside a
-/// request are programming errors and trap.
+/// Use: `beginRequest()`, feed it (e.g. `DeviceLoader.loadRequest`), then `endRequest()`
+/// (or `interrupt()`, the extension being killed; `expire()`, an expired completion). Calls
+/// outside a request are programming errors and trap.
 public final class CallKitSimulator: CallDirectoryContext {
     /// Why a request failed: CallKit's code, and what the simulator saw.
     public struct Failure: Equatable, Sendable, CustomStringConvertible {
@@ -31,6 +37,8 @@ public final class CallKitSimulator: CallDirectoryContext {
         public var identificationAdds = 0
         public var removes = 0
         public var failure: Failure?
+        /// The completion was expired (nothing added); the app may still see success.
+        public var expired = false
         public var succeeded: Bool { failure == nil }
         public var adds: Int { blockingAdds + identificationAdds }
     }
@@ -47,16 +55,38 @@ public final class CallKitSimulator: CallDirectoryContext {
         state = SimulatorState(cap: cap)
     }
 
-    /// Starts a request; `systemSaysIncremental` is what `isIncremental` will answer.
+    /// Starts a request; `isIncremental` will answer as a device does (see above).
+    public func beginRequest() {
+        state.begin(systemSaysIncremental: nil)
+    }
+
+    /// Starts a request whose `isIncremental` answers `systemSaysIncremental` (for tests of
+    /// what a loader does with either answer).
     public func beginRequest(systemSaysIncremental: Bool) {
         state.begin(systemSaysIncremental: systemSaysIncremental)
     }
 
+    /// What `isIncremental` answers in the next request unless overridden: true once any
+    /// request has succeeded.
+    public var deviceSaysIncremental: Bool { state.deviceSaysIncremental }
+
     /// Ends the request as the extension's `completeRequest` would: a failed request deletes
-    /// every entry; a complete one replaces them; an incremental one applies its removes, then
-    /// its adds.
+    /// every entry; a complete one holds only its adds; an incremental one the net effect of
+    /// its calls in call order.
     @discardableResult
     public func endRequest() -> RequestReport { state.end() }
+
+    /// Ends the request as `completeRequest` does when its handler receives `expired` = true:
+    /// nothing was added; treated as a failure (every entry deleted).
+    @discardableResult
+    public func expire() -> RequestReport {
+        state.expire()
+        return state.end()
+    }
+
+    /// True once the request under way has failed (later calls are ignored, as a dead
+    /// extension's would be).
+    public var requestHasFailed: Bool { state.requestHasFailed }
 
     /// Ends the request as a device does when the extension is killed (error 2 unless given).
     @discardableResult

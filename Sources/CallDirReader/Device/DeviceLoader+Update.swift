@@ -1,9 +1,15 @@
 /// Updates: the device holds index OLD (`previous`) completely and the app ships NEW (`index`).
-/// Instead of a complete load of NEW, incremental requests send only the changes, in four
-/// phases (`LoadCheckpoint.UpdatePhase`): every removal (blocking, then identification), then
-/// every addition (blocking, then identification), each ascending, at most `requestSize`
-/// changes per request, resuming where the last committed request ended. One switch from
-/// removing to adding in the whole update: CallKit flushes synchronously at each switch.
+/// Instead of a complete load of NEW, incremental requests send only the changes. Each request
+/// covers the next span of numbers (both kinds): the span's removals (blocking, then
+/// identification), then its additions (blocking, then identification), each ascending, at
+/// most `requestSize` changes, so a relabelled number's removal and re-addition always land
+/// in the same request (the phone never shows that caller unlabelled) and each request
+/// switches from removing to adding once (CallKit flushes synchronously at each switch). A
+/// span always holds every change of its last number: a request may exceed a `requestSize`
+/// below 3 by that much.
+///
+/// An update that would send more changes than NEW has device entries is not started: a
+/// complete load of NEW costs less (the first request then does not read `isIncremental`).
 ///
 /// The checkpoint rules do not change: the app commits a checkpoint only after success, and
 /// after any failure (the store is then empty) the next request is a complete load of NEW.
@@ -13,52 +19,104 @@ extension DeviceLoader {
     /// finished load of `previous`, or an update from `previous` to `index` under way.
     @usableFromInline
     func updateStart(_ checkpoint: LoadCheckpoint, previous: CallDirIndex) -> LoadCheckpoint? {
-        guard previous.checksum != index.checksum else { return nil }
+        guard previous.checksum != index.checksum || previous.file.count != index.file.count else { return nil }
         if let update = checkpoint.update {
-            let ours = checkpoint.indexChecksum == index.checksum && update.fromChecksum == previous.checksum
-            return ours ? checkpoint : nil
+            return checkpoint.names(index) && update.startsFrom(previous) ? checkpoint : nil
         }
-        guard checkpoint.isFinished, checkpoint.indexChecksum == previous.checksum else { return nil }
-        var start = LoadCheckpoint(indexChecksum: index.checksum)
-        start.update = .init(fromChecksum: previous.checksum)
+        guard checkpoint.isFinished, checkpoint.names(previous) else { return nil }
+        var start = LoadCheckpoint(index: index)
+        start.update = .init(from: previous)
         return start
     }
 
-    /// Feeds one incremental request of the update that `checkpoint` describes.
+    /// The changes (removals plus additions, both kinds) from `previous` to `index`, counted up
+    /// to just past `limit`: a walk of the differences, stretches both hold skipped in O(1).
+    @usableFromInline
+    func changeCount(from previous: CallDirIndex, upTo limit: Int64) throws -> Int64 {
+        var total: Int64 = 0
+        for stream in Self.deltaStreams(previous, index) {
+            try stream.seek(after: 0)
+            while total <= limit {
+                let n = try stream.fill(max: DeviceEntryStream.chunk)
+                if n == 0 { break }
+                total += Int64(n)
+            }
+        }
+        return total
+    }
+
+    /// The four change streams of an update, in feeding order: removals blocking and
+    /// identification, then additions blocking and identification.
+    @usableFromInline
+    static func deltaStreams(_ old: CallDirIndex, _ new: CallDirIndex) -> [DeviceDeltaStream] {
+        [DeviceDeltaStream(old: old, new: new, kind: .blocking, removals: true),
+         DeviceDeltaStream(old: old, new: new, kind: .identification, removals: true),
+         DeviceDeltaStream(old: old, new: new, kind: .blocking, removals: false),
+         DeviceDeltaStream(old: old, new: new, kind: .identification, removals: false)]
+    }
+
+    /// The next span after `done`: how many changes of each stream it holds, its last number,
+    /// and whether it reaches the end of every stream. A k-way walk of the four streams.
+    @usableFromInline
+    func planSpan(from previous: CallDirIndex, after done: Int64, budget: Int) throws -> (counts: [Int], end: Int64, last: Bool) {
+        let streams = Self.deltaStreams(previous, index)
+        for stream in streams { try stream.seek(after: done) }
+        var have = [0, 0, 0, 0]
+        var position = [0, 0, 0, 0]
+        var counts = [0, 0, 0, 0]
+        var used = 0
+        var end = done
+        while true {
+            var low = Int64.max
+            for s in 0..<4 {
+                if position[s] == have[s] {
+                    have[s] = try streams[s].fill(max: DeviceEntryStream.chunk)
+                    position[s] = 0
+                }
+                if position[s] < have[s] { low = min(low, streams[s].numbers[position[s]]) }
+            }
+            guard low != .max else { return (counts, end, true) }
+            let here = (0..<4).filter { position[$0] < have[$0] && streams[$0].numbers[position[$0]] == low }
+            if used > 0, used + here.count > budget { return (counts, end, false) }
+            for s in here {
+                counts[s] += 1
+                position[s] += 1
+            }
+            used += here.count
+            end = low
+        }
+    }
+
+    /// Feeds one incremental request of the update that `checkpoint` describes: the next span.
     @inlinable
     func updateRequest<C: CallDirectoryContext>(into context: C, from previous: CallDirIndex,
                                                 resumingFrom checkpoint: LoadCheckpoint) throws -> LoadStep {
         var next = checkpoint
         var step = LoadStep(kind: .incremental, checkpoint: next)
-        var budget = requestSize
-        while var update = next.update {
-            let phase = update.phase
-            let blocking = phase.kind == .blocking
-            let stream = DeviceDeltaStream(old: previous, new: index, kind: phase.kind, removals: phase.removes)
-            try stream.seek(after: blocking ? next.lastBlockingNumber : next.lastIdentificationNumber)
-            let fed = phase.removes ? try Self.feedRemovals(stream, into: context, limit: budget)
-                                    : try Self.feed(stream, into: context, limit: budget)
-            budget -= fed
-            next.countFed(fed)
-            switch phase {
-            case .removeBlocking: step.blockingRemovals += fed
-            case .removeIdentification: step.identificationRemovals += fed
-            case .addBlocking: step.blockingEntries += fed
-            case .addIdentification: step.identificationEntries += fed
+        let done = checkpoint.updateDoneThrough
+        let plan = try planSpan(from: previous, after: done, budget: requestSize)
+        let streams = Self.deltaStreams(previous, index)
+        for (s, stream) in streams.enumerated() where plan.counts[s] > 0 {
+            try stream.seek(after: done)
+            let fed = s < 2 ? try Self.feedRemovals(stream, into: context, limit: plan.counts[s])
+                            : try Self.feed(stream, into: context, limit: plan.counts[s])
+            switch s {
+            case 0: step.blockingRemovals = fed
+            case 1: step.identificationRemovals = fed
+            case 2: step.blockingEntries = fed
+            default: step.identificationEntries = fed
             }
-            if blocking { next.lastBlockingNumber = stream.lastNumber } else { next.lastIdentificationNumber = stream.lastNumber }
-            guard try stream.atEnd() else { break }
-            if let following = LoadCheckpoint.UpdatePhase(rawValue: phase.rawValue + 1) {
-                update.phase = following
-                next.update = update
-                if following.kind == .blocking { next.lastBlockingNumber = 0 } else { next.lastIdentificationNumber = 0 }
-            } else {
-                // Done: the device holds NEW, which is what a finished load of NEW says.
-                next.update = nil
-                next.blockingFinished = true
-                next.identificationFinished = true
-                next.entriesLoaded = index.metadata.deviceEntries
-            }
+        }
+        next.countFed(step.entries)
+        if plan.last {
+            // Done: the device holds NEW, which is what a finished load of NEW says.
+            next = LoadCheckpoint(index: index)
+            next.blockingFinished = true
+            next.identificationFinished = true
+            next.entriesLoaded = index.metadata.deviceEntries
+        } else {
+            next.lastBlockingNumber = plan.end
+            next.lastIdentificationNumber = plan.end
         }
         step.checkpoint = next
         return step

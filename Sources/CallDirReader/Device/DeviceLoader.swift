@@ -11,12 +11,14 @@
 ///   starts over. A number the device already holds is never added again.
 ///
 /// Given `previous` (the index the device may hold completely), a finished load of it read
-/// with `isIncremental` true starts an update instead: only the changes to `index`, removals
-/// first (see `DeviceLoader+Update.swift`). Any other checkpoint follows the rules above.
+/// with `isIncremental` true starts an update instead: only the changes to `index`, span by
+/// span, removals before additions (see `DeviceLoader+Update.swift`), unless the changes
+/// outnumber `index`'s entries. Any other checkpoint follows the rules above.
 ///
-/// The extension stores the returned `LoadStep.checkpoint` as *pending*; the app commits it
-/// only when `reloadExtension` reports success, and discards both on failure (CallKit then
-/// deletes every entry). README "Loading a Call Directory extension" has the protocol.
+/// The extension writes `LoadCheckpoint.underWayRecord` as *pending* before it calls this,
+/// and overwrites it with the returned `LoadStep.checkpoint` after (`CallDirectoryExtensionRequest`
+/// does both); the app commits it only when `reloadExtension` reports success, and discards
+/// both on failure (CallKit then deletes every entry). docs/CALLKIT.md has the protocol.
 public struct DeviceLoader {
     /// A safer default than CallKit's cap of 1,999,999: half of it, so a request takes about
     /// 4.5 s on a device (~220k entries/s measured) and a miscount can never reach the cap.
@@ -45,11 +47,14 @@ public struct DeviceLoader {
     /// extension must then fail the request (`cancelRequest(withError:)`).
     @inlinable
     public func loadRequest<C: CallDirectoryContext>(into context: C, resumingFrom checkpoint: LoadCheckpoint?) throws -> LoadStep {
-        var next = LoadCheckpoint(indexChecksum: index.checksum)
+        var next = LoadCheckpoint(index: index)
         var kind = RequestKind.complete
         if let checkpoint, let previous, let start = updateStart(checkpoint, previous: previous) {
-            if context.isIncremental { return try updateRequest(into: context, from: previous, resumingFrom: start) }
-        } else if let checkpoint, checkpoint.update == nil, checkpoint.indexChecksum == index.checksum, context.isIncremental {
+            // A fresh update that would send more changes than NEW's entries: a complete load.
+            let entries = index.metadata.deviceEntries
+            let costly = try checkpoint.update == nil && changeCount(from: previous, upTo: entries) > entries
+            if !costly, context.isIncremental { return try updateRequest(into: context, from: previous, resumingFrom: start) }
+        } else if let checkpoint, checkpoint.update == nil, checkpoint.names(index), context.isIncremental {
             kind = .incremental
             next = checkpoint
         }

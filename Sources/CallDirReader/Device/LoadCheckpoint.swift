@@ -1,20 +1,26 @@
 /// How far a device has loaded an index: what the app stores between Call Directory requests
-/// (an App Group file, or `Data` in shared `UserDefaults`) as the 44 bytes of `bytes`, whose
-/// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum, so a
-/// new index starts over, and resumes each kind after the last number fed: a seek, not a scan.
+/// (an App Group file, or `Data` in shared `UserDefaults`) as the 60 bytes of `bytes`, whose
+/// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum and its
+/// size (two indexes with equal CRCs are not taken for each other unless their sizes match
+/// too), so a new index starts over, and resumes each kind after the last number fed: a seek,
+/// not a scan.
 ///
 /// The app commits a checkpoint only after `reloadExtension` reported success; after any
 /// failure the device's store is empty and loading starts again from nil (see `DeviceLoader`).
+/// The extension writes `underWayRecord` as pending before anything else, so a request whose
+/// outcome the app never saw always leaves a trace (docs/CALLKIT.md has the protocol).
 ///
 /// An update (the device held index OLD completely, the app now ships NEW) is recorded with
-/// `update` set: NEW's checksum in `indexChecksum`, OLD's in `update.fromChecksum`, the phase
-/// under way, and in the phase's kind's last-number field the last number that phase fed.
+/// `update` set: NEW's checksum in `indexChecksum`, OLD's in `update.fromChecksum`, and in
+/// both last-number fields the end of the last span of numbers whose changes were sent.
 public struct LoadCheckpoint: Equatable, Sendable {
-    /// The checksum (identity) of the index being loaded.
+    /// The checksum of the index being loaded; with `indexByteCount`, its identity.
     public var indexChecksum: UInt32
+    /// The size in bytes of the index being loaded.
+    public var indexByteCount: Int64
     /// Set while an incremental update from another index is under way (never when finished).
     public var update: Update?
-    /// The last number fed per kind (0: none yet); in an update, by the current phase.
+    /// The last number fed per kind (0: none yet); in an update, both hold the span's end.
     public var lastBlockingNumber: Int64 = 0
     public var lastIdentificationNumber: Int64 = 0
     /// True once every entry of the kind has been fed.
@@ -23,9 +29,20 @@ public struct LoadCheckpoint: Equatable, Sendable {
     /// Entries fed so far by the requests this checkpoint covers, both kinds.
     public var entriesLoaded: Int64 = 0
 
-    /// A load of the index with this checksum that has fed nothing yet.
-    public init(indexChecksum: UInt32) {
+    /// A load of the index with this checksum and size that has fed nothing yet.
+    public init(indexChecksum: UInt32, indexByteCount: Int64) {
         self.indexChecksum = indexChecksum
+        self.indexByteCount = indexByteCount
+    }
+
+    /// A load of `index` that has fed nothing yet.
+    public init(index: CallDirIndex) {
+        self.init(indexChecksum: index.checksum, indexByteCount: Int64(index.file.count))
+    }
+
+    /// True when this checkpoint is about `index` (same checksum and size).
+    public func names(_ index: CallDirIndex) -> Bool {
+        indexChecksum == index.checksum && indexByteCount == Int64(index.file.count)
     }
 
     /// True when the device holds every entry of the index.
@@ -39,44 +56,50 @@ public struct LoadCheckpoint: Equatable, Sendable {
         entriesLoaded = overflow ? .max : sum
     }
 
-    /// An update under way: which index the device held, and how far the changes went.
+    /// An update under way: which index the device held, and how far the changes went. Each
+    /// request of an update covers a span of numbers (both kinds): its removals, then its
+    /// additions, so a relabelled number's removal and addition land in one request. While an
+    /// update is under way, `lastBlockingNumber` and `lastIdentificationNumber` both hold the
+    /// end of the last span sent: every change at or below it was fed.
     public struct Update: Equatable, Sendable {
-        /// The checksum of the index the device held completely before the update.
+        /// The checksum and size of the index the device held completely before the update.
         public var fromChecksum: UInt32
-        public var phase: UpdatePhase
+        public var fromByteCount: Int64
 
-        public init(fromChecksum: UInt32, phase: UpdatePhase = .removeBlocking) {
+        public init(fromChecksum: UInt32, fromByteCount: Int64) {
             self.fromChecksum = fromChecksum
-            self.phase = phase
+            self.fromByteCount = fromByteCount
+        }
+
+        /// An update from `index`.
+        public init(from index: CallDirIndex) {
+            self.init(fromChecksum: index.checksum, fromByteCount: Int64(index.file.count))
+        }
+
+        /// True when the update starts from `index` (same checksum and size).
+        public func startsFrom(_ index: CallDirIndex) -> Bool {
+            fromChecksum == index.checksum && fromByteCount == Int64(index.file.count)
         }
     }
 
-    /// The four passes of an update, in order: every removal, then every addition, blocking
-    /// before identification, each ascending (a switch from removing to adding costs CallKit a
-    /// flush, so there is only one).
-    public enum UpdatePhase: UInt16, Sendable, CaseIterable {
-        case removeBlocking = 0
-        case removeIdentification = 1
-        case addBlocking = 2
-        case addIdentification = 3
-
-        public var kind: DeviceEntryKind { rawValue & 1 == 0 ? .blocking : .identification }
-        public var removes: Bool { rawValue < 2 }
-    }
+    /// The end of the last span an update sent (0: none yet).
+    public var updateDoneThrough: Int64 { lastBlockingNumber }
 
     static let magic: [UInt8] = Array("CDLP".utf8)
-    static let version: UInt16 = 1
+    static let version: UInt16 = 2
     /// Encoded size in bytes.
-    public static let byteCount = 44
+    public static let byteCount = 60
 
     /// The checkpoint's bytes, as FORMAT.md specifies them.
     public var bytes: [UInt8] {
         var out = Self.magic
         out.appendLE(Self.version)
-        let updateFlags = update.map { 4 | $0.phase.rawValue << 3 } ?? 0
-        out.appendLE(UInt16((blockingFinished ? 1 : 0) | (identificationFinished ? 2 : 0)) | updateFlags)
+        let updateFlag: UInt16 = update == nil ? 0 : 4
+        out.appendLE(UInt16((blockingFinished ? 1 : 0) | (identificationFinished ? 2 : 0)) | updateFlag)
         out.appendLE(indexChecksum)
         out.appendLE(update?.fromChecksum ?? 0)
+        out.appendLE(indexByteCount)
+        out.appendLE(update?.fromByteCount ?? 0)
         out.appendLE(lastBlockingNumber)
         out.appendLE(lastIdentificationNumber)
         out.appendLE(entriesLoaded)
@@ -93,24 +116,28 @@ public struct LoadCheckpoint: Equatable, Sendable {
         }
         guard bytes.count == Self.byteCount else { throw damage("\(bytes.count) bytes, expected \(Self.byteCount)") }
         guard bytes.starts(with: Self.magic) else { throw damage("not a checkpoint (magic)") }
-        let fields = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, Int64, Int64, Int64) in
-            guard Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<40])) == raw.readLE(UInt32.self, at: 40)! else {
+        let fields = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, Int64, Int64, Int64, Int64, Int64) in
+            guard Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == raw.readLE(UInt32.self, at: 56)! else {
                 throw damage("checksum mismatch")
             }
             return (raw.readLE(UInt16.self, at: 4)!, raw.readLE(UInt16.self, at: 6)!, raw.readLE(UInt32.self, at: 8)!,
-                    raw.readLE(UInt32.self, at: 12)!, raw.readLE(Int64.self, at: 16)!, raw.readLE(Int64.self, at: 24)!,
-                    raw.readLE(Int64.self, at: 32)!)
+                    raw.readLE(UInt32.self, at: 12)!, raw.readLE(Int64.self, at: 32)!, raw.readLE(Int64.self, at: 40)!,
+                    raw.readLE(Int64.self, at: 48)!, raw.readLE(Int64.self, at: 16)!, raw.readLE(Int64.self, at: 24)!)
         }
         guard fields.0 == Self.version else {
             throw CallDirError(.unsupportedVersion, "load checkpoint version \(fields.0), this reader knows \(Self.version); load from the start")
         }
         let updating = fields.1 & 4 != 0
-        guard fields.1 & ~0x1F == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0,
-              updating ? fields.1 & 3 == 0 : (fields.1 & 0x18 == 0 && fields.3 == 0) else {
+        guard fields.1 != Self.underWayFlag else {
+            throw damage("an under-way record (a request was under way), not a checkpoint")
+        }
+        guard fields.1 & ~0x7 == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0, fields.7 >= 0, fields.8 >= 0,
+              updating ? (fields.1 & 3 == 0 && fields.4 == fields.5) : (fields.3 == 0 && fields.8 == 0) else {
             throw damage("reserved bits set, a negative field, or update fields without an update")
         }
         indexChecksum = fields.2
-        update = updating ? Update(fromChecksum: fields.3, phase: UpdatePhase(rawValue: (fields.1 >> 3) & 3)!) : nil
+        indexByteCount = fields.7
+        update = updating ? Update(fromChecksum: fields.3, fromByteCount: fields.8) : nil
         blockingFinished = fields.1 & 1 != 0
         identificationFinished = fields.1 & 2 != 0
         lastBlockingNumber = fields.4
@@ -118,11 +145,54 @@ public struct LoadCheckpoint: Equatable, Sendable {
         entriesLoaded = fields.6
     }
 
-    /// Where the extension resumes: the committed checkpoint, unless a pending one (written by
-    /// the extension, never committed or discarded by the app) is left over. Then a request
-    /// ran whose outcome nobody saw (the system may start the extension on its own, e.g. when
-    /// the user enables it), so what the device holds is unknown: nil, start over. Unreadable
-    /// bytes also give nil.
+    // MARK: The under-way record
+
+    static let underWayFlag: UInt16 = 0x20
+
+    /// What the extension writes as its *pending* record before it touches the request's
+    /// context or opens the index (`CallDirectoryExtensionRequest` does it): "a request is
+    /// under way". It overwrites the record with the request's checkpoint only after feeding.
+    /// So every way a request can end without a checkpoint (killed for memory, the index
+    /// missing, the host failing a batch, a request the system started on its own) leaves a
+    /// record the app did not commit, which means "the store may be empty": start over with a
+    /// complete request. 60 bytes, FORMAT.md ("Load checkpoint", the under-way record).
+    public static let underWayRecord: [UInt8] = {
+        var out = magic
+        out.appendLE(version)
+        out.appendLE(underWayFlag)
+        out += [UInt8](repeating: 0, count: 48)
+        out.appendLE(Checksum.crc32(out))
+        return out
+    }()
+
+    /// What a pending file holds.
+    public enum PendingRecord: Equatable, Sendable {
+        /// No pending file: no request ran since the app last committed or discarded.
+        case none
+        /// A request started and did not finish writing its checkpoint (it failed, or is
+        /// running now, or its outcome was never seen): the device's store may be empty.
+        case underWay
+        /// A request fed entries and wrote this checkpoint; commit it only after the app saw
+        /// that request succeed.
+        case fed(LoadCheckpoint)
+        /// Damaged bytes: treated as `underWay`.
+        case unreadable
+    }
+
+    /// Reads a pending file's bytes (nil: no file).
+    public static func pendingRecord(_ bytes: [UInt8]?) -> PendingRecord {
+        guard let bytes else { return .none }
+        if bytes == underWayRecord { return .underWay }
+        guard let checkpoint = try? LoadCheckpoint(bytes: bytes) else { return .unreadable }
+        return .fed(checkpoint)
+    }
+
+    /// Where the extension resumes: the committed checkpoint, unless a pending record (the
+    /// under-way record or a checkpoint, written by the extension and never committed or
+    /// discarded by the app) is left over. Then a request ran whose outcome nobody saw (the
+    /// system starts the extension on its own too, e.g. after a reboot or an app update, and
+    /// any failed request deletes every entry), so the device may hold nothing: nil, start
+    /// over with a complete request. Unreadable bytes also give nil.
     public static func resumePoint(committed: [UInt8]?, pendingLeftOver: [UInt8]?) -> LoadCheckpoint? {
         guard pendingLeftOver == nil, let committed else { return nil }
         return try? LoadCheckpoint(bytes: committed)

@@ -12,7 +12,10 @@ struct SimulatorState {
     // The request under way.
     private var inRequest = false
     private var systemIncremental = false
+    /// `isIncremental` was read as true before the request's first add: removes are allowed
+    /// and the store is kept.
     private var readTrue = false
+    private var addedAny = false
     private var report = Report(kind: .complete)
     private var adds = 0
     private var last: [Int64] = [0, 0]
@@ -25,11 +28,16 @@ struct SimulatorState {
         self.cap = cap
     }
 
-    mutating func begin(systemSaysIncremental: Bool) {
+    /// True once any request has succeeded, and still after a later failure emptied the
+    /// store: what a device's `isIncremental` answers.
+    var deviceSaysIncremental: Bool { history.contains { $0.succeeded } }
+
+    mutating func begin(systemSaysIncremental: Bool?) {
         precondition(!inRequest, "CallKitSimulator: beginRequest while a request is under way")
         inRequest = true
-        systemIncremental = systemSaysIncremental
+        systemIncremental = systemSaysIncremental ?? deviceSaysIncremental
         readTrue = false
+        addedAny = false
         report = Report(kind: .complete)
         adds = 0
         last = [0, 0]
@@ -46,6 +54,9 @@ struct SimulatorState {
         if report.failure != nil {
             stores = [StoredRuns(), StoredRuns()]
         } else {
+            // The net effect of the request's calls in call order: removes hit what was stored
+            // before (a remove of a number this request added took it out of `pending`), adds
+            // follow. A complete request that added nothing deletes everything now.
             for k in 0..<2 {
                 if report.kind == .complete || removedAll[k] { stores[k].removeAll() }
                 stores[k].remove(sorted: removed[k].sorted())
@@ -61,9 +72,17 @@ struct SimulatorState {
         fail(code, nil, nil, "the request was interrupted")
     }
 
+    var requestHasFailed: Bool { report.failure != nil }
+
+    mutating func expire() {
+        report.expired = true
+        fail(.unknown(0), nil, nil, "completeRequest's handler received expired = true: nothing was added")
+    }
+
     mutating func readIncremental() -> Bool {
         precondition(inRequest, "CallKitSimulator: isIncremental read outside a request")
-        if systemIncremental { readTrue = true }
+        // Read after the first add, it no longer changes anything: the store was deleted then.
+        if systemIncremental, !addedAny { readTrue = true }
         return systemIncremental
     }
 
@@ -77,6 +96,12 @@ struct SimulatorState {
         let kind: DeviceEntryKind = k == 0 ? .blocking : .identification
         guard adds < cap else {
             return fail(.maximumEntriesExceeded, kind, number, "entry \(adds + 1) of the request: CallKit takes at most \(cap)")
+        }
+        if !addedAny {
+            addedAny = true
+            if !readTrue {  // the first add of an unconfirmed request: the device deletes everything now
+                stores = [StoredRuns(), StoredRuns()]
+            }
         }
         if number <= last[k] {
             let code: CallDirectoryErrorCode = number == last[k] ? .duplicateEntries : .entriesOutOfOrder
@@ -100,10 +125,19 @@ struct SimulatorState {
         precondition(inRequest, "CallKitSimulator: remove outside a request")
         guard report.failure == nil else { return }
         guard readTrue else {
-            return fail(.unexpectedIncrementalRemoval, k == 0 ? .blocking : .identification, number,
-                        "a remove in a complete request (isIncremental was not read as true)")
+            // CallKit's client raises an exception (the condition error 8 names): the
+            // extension dies, and the request fails as an interrupted one.
+            return fail(.loadingInterrupted, k == 0 ? .blocking : .identification, number,
+                        "a remove in a complete request (isIncremental was not read as true before any add): "
+                        + "CallKit raises an exception (unexpectedIncrementalRemoval) and the extension crashes")
         }
-        if let number { removed[k].insert(number) } else { removedAll[k] = true }
+        if let number {
+            removed[k].insert(number)
+            pending[k].remove(number)  // "add X, remove X": X is gone
+        } else {
+            removedAll[k] = true
+            pending[k].removeAll()
+        }
         report.removes += 1
     }
 

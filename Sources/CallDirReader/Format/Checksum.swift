@@ -5,7 +5,7 @@ import CKernels
 /// (`calldir_crc32_fold`: ~20x a table, which took 2.4 of the 3.9 million instructions of a
 /// one-shot lookup on a 10M-entry index, checking its 625 KB directory); shorter inputs, the
 /// last `count % 16` bytes, and every input on other CPUs go through `calldir_crc32_bytes`
-/// (ARMv8 CRC instructions or a table).
+/// (on arm64 the CRC32 instructions when the CPU has them, detected at run time; else a table).
 package enum Checksum {
     static let canFold = calldir_crc32_fold_available() != 0
 

@@ -50,12 +50,12 @@ struct CallKitSimulatorTests {
         #expect(CallKitSimulator().cap == 1_999_999)
     }
 
-    @Test("removes need isIncremental read as true (else error 8); a complete request replaces everything")
+    @Test("removes need isIncremental read as true; a complete request replaces everything")
     func completeAndIncremental() {
         let sim = CallKitSimulator()
         _ = Self.request(sim) { for n in Int64(10)...20 { $0.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
-        #expect(Self.request(sim) { $0.removeBlockingEntry(withPhoneNumber: 10) }.failure?.code == .unexpectedIncrementalRemoval)
-        #expect(sim.entryCount == 0)  // the failure wiped the store
+        #expect(Self.request(sim) { $0.removeBlockingEntry(withPhoneNumber: 10) }.failure?.code == .loadingInterrupted)
+        #expect(sim.entryCount == 0)  // the crash failed the request, which wiped the store
         _ = Self.request(sim) { for n in Int64(10)...20 { $0.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
         let changed = Self.request(sim) {
             #expect($0.isIncremental)
@@ -98,6 +98,86 @@ struct CallKitSimulatorTests {
             $0.addIdentificationEntry(withNextSequentialPhoneNumber: 3, label: "only")
         }
         #expect(sim.identificationCount == 1 && sim.label(of: 3) == "only" && sim.history.count == 3)
+    }
+
+    // MARK: The device's state machine, one behaviour each
+
+    @Test("isIncremental answers from the device's history: false at first, true once a request succeeded, still true over a store a failure emptied")
+    func incrementalFromHistory() {
+        let sim = CallKitSimulator()
+        sim.beginRequest()
+        #expect(!sim.isIncremental)
+        sim.addBlockingEntry(withNextSequentialPhoneNumber: 7)
+        #expect(sim.endRequest().succeeded && sim.deviceSaysIncremental)
+        sim.beginRequest()
+        #expect(sim.isIncremental)
+        #expect(sim.interrupt().failure?.code == .loadingInterrupted && sim.entryCount == 0)
+        sim.beginRequest()
+        #expect(sim.isIncremental, "true over the empty store: a loader must not trust it after a failure")
+        _ = sim.endRequest()
+        // The override still decides when a test asks for it.
+        sim.beginRequest(systemSaysIncremental: false)
+        #expect(!sim.isIncremental)
+        _ = sim.endRequest()
+    }
+
+    @Test("adds and removes take effect in call order: add X then remove X leaves X absent")
+    func callOrder() {
+        let sim = CallKitSimulator()
+        _ = Self.request(sim) { $0.addBlockingEntry(withNextSequentialPhoneNumber: 5) }
+        let report = Self.request(sim) {
+            _ = $0.isIncremental
+            $0.addBlockingEntry(withNextSequentialPhoneNumber: 8)
+            $0.removeBlockingEntry(withPhoneNumber: 8)
+            $0.addIdentificationEntry(withNextSequentialPhoneNumber: 9, label: "x")
+            $0.removeAllIdentificationEntries()
+        }
+        #expect(report.succeeded && !sim.isBlocking(8) && sim.isBlocking(5) && sim.label(of: 9) == nil && sim.entryCount == 1)
+    }
+
+    @Test("the store is deleted at the first add of a request that did not read isIncremental as true; reading it later changes nothing")
+    func deletionAtFirstAdd() {
+        let sim = CallKitSimulator()
+        _ = Self.request(sim) { for n in Int64(10)...20 { $0.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
+        sim.beginRequest()
+        sim.addBlockingEntry(withNextSequentialPhoneNumber: 30)
+        #expect(sim.entryCount == 0, "deleted at the first add, before the request ends")
+        #expect(sim.isIncremental)  // the device would say true, too late: the request is complete
+        sim.addBlockingEntry(withNextSequentialPhoneNumber: 31)
+        let report = sim.endRequest()
+        #expect(report.succeeded && report.kind == .complete && sim.entryCount == 2 && !sim.isBlocking(10))
+        // And a remove after that is the crash of a complete request.
+        sim.beginRequest()
+        sim.addBlockingEntry(withNextSequentialPhoneNumber: 40)
+        _ = sim.isIncremental
+        sim.removeBlockingEntry(withPhoneNumber: 40)
+        #expect(sim.endRequest().failure?.code == .loadingInterrupted && sim.entryCount == 0)
+    }
+
+    @Test("a remove in a complete request crashes the extension: the request fails with error 2 and the store is wiped")
+    func removeInCompleteRequestCrashes() {
+        let sim = CallKitSimulator()
+        _ = Self.request(sim) { for n in Int64(1)...3 { $0.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
+        for read in [false, true] {
+            _ = Self.request(sim) { for n in Int64(1)...3 { $0.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
+            let report = Self.request(sim, incremental: false) {
+                if read { #expect(!$0.isIncremental) }
+                $0.removeIdentificationEntry(withPhoneNumber: 2)
+            }
+            #expect(report.failure?.code == .loadingInterrupted && report.failure?.code.code == 2)
+            #expect(report.failure?.message.contains("unexpectedIncrementalRemoval") == true && sim.entryCount == 0)
+        }
+    }
+
+    @Test("an expired completion added nothing: a failure, the store wiped")
+    func expired() {
+        let sim = CallKitSimulator()
+        _ = Self.request(sim) { $0.addBlockingEntry(withNextSequentialPhoneNumber: 1) }
+        sim.beginRequest()
+        _ = sim.isIncremental
+        sim.addBlockingEntry(withNextSequentialPhoneNumber: 2)
+        let report = sim.expire()
+        #expect(report.expired && !report.succeeded && sim.entryCount == 0)
     }
 
     @Test("error codes are CallKit's exactly; unlisted codes are unknown, never a crash")

@@ -78,13 +78,27 @@ struct DeviceLoaderTests {
         #expect(DeviceState(simulator) == Self.expected())
     }
 
+    @Test("a checkpoint names its index by checksum and size: the same CRC with another size starts over")
+    func identityIsChecksumAndSize() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let index = try compileIndex(folder, "a.calldir", block: ["33100000000-33100000099"])
+        var other = LoadCheckpoint(indexChecksum: index.checksum, indexByteCount: Int64(index.file.count) + 8)
+        other.lastBlockingNumber = 33_100_000_049
+        #expect(!other.names(index) && LoadCheckpoint(index: index).names(index))
+        let simulator = CallKitSimulator()
+        simulator.beginRequest(systemSaysIncremental: true)
+        let step = try DeviceLoader(index: index).loadRequest(into: simulator, resumingFrom: other)
+        #expect(simulator.endRequest().succeeded && step.kind == .complete && step.entries == 100)
+    }
+
     @Test("resuming is a seek: a checkpoint in the middle of a block continues with the next number")
     func resumeMidBlock() throws {
         let folder = TempFolder()
         defer { folder.remove() }
         let numbers = (0..<2_000).map { 33_100_000_000 + Int64($0) * 7 }
         let index = try compileIndex(folder, "a.calldir", block: numbers.map(String.init) + ["33100005000-33100005009"])
-        var checkpoint = LoadCheckpoint(indexChecksum: index.checksum)
+        var checkpoint = LoadCheckpoint(index: index)
         checkpoint.lastBlockingNumber = numbers[999] + 3  // between two exact numbers
         let simulator = CallKitSimulator()
         simulator.beginRequest(systemSaysIncremental: true)

@@ -59,7 +59,7 @@ struct DevicePropertyTests {
         return c
     }
 
-    @Test("random indexes, request sizes and request outcomes: the device ends with exactly the index", arguments: 0..<24)
+    @Test("random indexes, request sizes, app- and system-run requests failing at random points: the device ends with exactly the index", arguments: 0..<24)
     func randomLoads(seed: UInt64) throws {
         var rng = SeededGenerator(seed: 0xCA11 &+ seed &* 7_919)
         let folder = TempFolder()
@@ -67,48 +67,69 @@ struct DevicePropertyTests {
         let cases = [Self.randomCase(&rng), Self.randomCase(&rng)]
         let indexes = try cases.enumerated().map { try compileIndex(folder, "\($0.offset).calldir", block: $0.element.block, identify: $0.element.identify) }
         let simulator = CallKitSimulator()
-        var current = 0  // the index the app ships; it may switch to the second one midway
-        var committed: [UInt8]?
-        var pendingLeftOver: [UInt8]?
-        var finished = false
-        var injected = 0
-        for request in 0..<2_000 {
-            let index = indexes[current]
+        var records = ProtocolRecords()
+        // The first index, then (a new one ships) the second: requests before and after each finished load.
+        for (index, expected) in zip(indexes, cases.map(\.expected)) {
             let total = Int(index.metadata.deviceEntries)
             let size = Bool.random(using: &rng) ? Int.random(in: 1...max(1, total / 4 + 1), using: &rng)
                                                 : Int.random(in: 1...(total + 10), using: &rng)
             let loader = try DeviceLoader(index: index, requestSize: max(size, total / 40))
-            simulator.beginRequest(systemSaysIncremental: request > 0 && Int.random(in: 0..<10, using: &rng) < 8)
-            let start = LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: pendingLeftOver)
-            let step = try loader.loadRequest(into: simulator, resumingFrom: start)
-            #expect(step.entries <= loader.requestSize)
-            let pending = step.checkpoint.bytes  // the extension writes it for the app
-            switch Int.random(in: 0..<10, using: &rng) {
-            case 0:  // the extension is killed: the app sees the failure, discards both checkpoints
-                simulator.interrupt()
-                injected += 1
-                committed = nil
-                pendingLeftOver = nil
-            case 1:  // the system ran the request on its own: nobody commits the pending checkpoint
-                #expect(simulator.endRequest().failure == nil)
-                pendingLeftOver = pending
-            default:
-                let report = simulator.endRequest()
-                #expect(report.failure == nil, "\(report.failure!)")
-                guard report.failure == nil else { return }
-                committed = pending
-                pendingLeftOver = nil
-                finished = step.isFinished
-            }
-            if current == 0, Int.random(in: 0..<12, using: &rng) == 0 {
-                current = 1  // a new index ships; finishing the old one no longer counts
-                finished = false
-            }
-            if finished { break }
+            let run = try randomProtocolRun(loader, simulator, &records, expected: expected,
+                                            requests: Int.random(in: 0...60, using: &rng), rng: &rng)
+            #expect(run.holes == 0, "the app believed the load finished while the device held other entries")
+            #expect(run.finished)
+            #expect(DeviceState(simulator) == expected)
+            #expect(simulator.entryCount == index.metadata.deviceEntries)
         }
-        #expect(finished)
-        #expect(simulator.history.filter { !$0.succeeded }.count == injected)
-        #expect(DeviceState(simulator) == cases[current].expected)
-        #expect(simulator.entryCount == indexes[current].metadata.deviceEntries)
+        // Every failure is one the test injected (killed, interrupted): never CallKit rejecting a call.
+        #expect(simulator.history.allSatisfy { $0.failure == nil || $0.failure!.code == .loadingInterrupted })
+    }
+
+    @Test("the old example's ordering (checkpoint written after feeding) loses entries when a system-run request fails; the under-way record does not")
+    func oldOrderingLosesEntries() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let index = try compileIndex(folder, "i.calldir", block: ["33100000000-33100004499"])
+        let loader = try DeviceLoader(index: index, requestSize: 1_000)
+        var expected = DeviceState()
+        expected.blocking = Array(33_100_000_000...33_100_004_499)
+        for oldOrdering in [true, false] {
+            let simulator = CallKitSimulator()
+            var records = ProtocolRecords()
+            // The app loads two requests, each committed.
+            for _ in 0..<2 {
+                let outcome = try extensionRequest(loader, simulator, &records, fate: .succeeds, oldOrdering: oldOrdering,
+                                                   incremental: !simulator.history.isEmpty)
+                appAfterRequest(&records, reportsSuccess: outcome.reportsSuccess)
+            }
+            // The system starts the extension on its own (after a reboot); it is killed mid-feed:
+            // CallKit deletes every entry, and the app never hears of it.
+            _ = try extensionRequest(loader, simulator, &records, fate: .killedWhileFeeding, killAfter: 500,
+                                     oldOrdering: oldOrdering, incremental: true)
+            #expect(simulator.entryCount == 0)
+            // The app resumes; isIncremental still reads true over the empty store.
+            for _ in 0..<20 where !records.appBelievesFinished(loader.index) {
+                let outcome = try extensionRequest(loader, simulator, &records, fate: .succeeds, oldOrdering: oldOrdering, incremental: true)
+                appAfterRequest(&records, reportsSuccess: outcome.reportsSuccess)
+            }
+            #expect(records.appBelievesFinished(loader.index))
+            if oldOrdering {
+                #expect(simulator.entryCount == 2_500, "the first 2,000 entries are never loaded again")
+            } else {
+                #expect(DeviceState(simulator) == expected)
+            }
+        }
+        // And over many random runs: the old ordering ends with lost entries, the new one never.
+        var rng = SeededGenerator(seed: 0x01D)
+        var oldHoles = 0
+        for _ in 0..<6 {
+            let simulator = CallKitSimulator()
+            var records = ProtocolRecords()
+            oldHoles += try randomProtocolRun(loader, simulator, &records, expected: expected, requests: 40, oldOrdering: true, rng: &rng).holes
+            let fresh = CallKitSimulator()
+            var newRecords = ProtocolRecords()
+            #expect(try randomProtocolRun(loader, fresh, &newRecords, expected: expected, requests: 40, rng: &rng).holes == 0)
+        }
+        #expect(oldHoles > 0)
     }
 }

@@ -46,3 +46,158 @@ func loadFully(_ loader: DeviceLoader, into simulator: CallKitSimulator, from st
     }
     return steps
 }
+
+/// Forwards to a simulator and records every add and remove, in call order.
+final class CallRecorder: CallDirectoryContext {
+    struct Call: Equatable {
+        var removes: Bool
+        var kind: DeviceEntryKind
+        var number: Int64
+    }
+
+    let base: CallKitSimulator
+    var calls: [Call] = []
+
+    init(_ base: CallKitSimulator) { self.base = base }
+
+    var isIncremental: Bool { base.isIncremental }
+    func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) {
+        calls.append(Call(removes: false, kind: .blocking, number: n))
+        base.addBlockingEntry(withNextSequentialPhoneNumber: n)
+    }
+    func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
+        calls.append(Call(removes: false, kind: .identification, number: n))
+        base.addIdentificationEntry(withNextSequentialPhoneNumber: n, label: label)
+    }
+    func removeBlockingEntry(withPhoneNumber n: Int64) {
+        calls.append(Call(removes: true, kind: .blocking, number: n))
+        base.removeBlockingEntry(withPhoneNumber: n)
+    }
+    func removeAllBlockingEntries() { base.removeAllBlockingEntries() }
+    func removeIdentificationEntry(withPhoneNumber n: Int64) {
+        calls.append(Call(removes: true, kind: .identification, number: n))
+        base.removeIdentificationEntry(withPhoneNumber: n)
+    }
+    func removeAllIdentificationEntries() { base.removeAllIdentificationEntries() }
+}
+
+/// How a request ends, as the property tests draw it: the points where a device's request can
+/// fail, before and after the extension writes anything.
+enum RequestFate: CaseIterable {
+    case succeeds
+    /// Killed before the extension's first line (it wrote nothing).
+    case killedBeforeStart
+    /// Killed while feeding, after `killAfter` calls (memory, or the index vanished).
+    case killedWhileFeeding
+    /// The extension wrote its checkpoint; then the host failed the request.
+    case hostFailsAfterFeeding
+    /// `completeRequest` answered expired (nothing was added), while `reloadExtension`
+    /// still reported success.
+    case expires
+}
+
+/// The protocol's two records (the App Group files), in memory.
+struct ProtocolRecords {
+    var committed: [UInt8]?
+    var pending: [UInt8]?
+
+    /// What the app believes: the device holds the whole of `index`.
+    func appBelievesFinished(_ index: CallDirIndex) -> Bool {
+        guard pending == nil, let committed, let checkpoint = try? LoadCheckpoint(bytes: committed) else { return false }
+        return checkpoint.isFinished && checkpoint.names(index)
+    }
+}
+
+/// Forwards the first `limit` calls to the simulator, then nothing: the extension was killed.
+final class KillSwitch: CallDirectoryContext {
+    let base: CallKitSimulator
+    var left: Int
+    init(_ base: CallKitSimulator, after limit: Int) { self.base = base; left = limit }
+    private func live() -> Bool { left -= 1; return left >= 0 }
+    var isIncremental: Bool { base.isIncremental }
+    func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) { if live() { base.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
+    func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
+        if live() { base.addIdentificationEntry(withNextSequentialPhoneNumber: n, label: label) }
+    }
+    func removeBlockingEntry(withPhoneNumber n: Int64) { if live() { base.removeBlockingEntry(withPhoneNumber: n) } }
+    func removeAllBlockingEntries() { if live() { base.removeAllBlockingEntries() } }
+    func removeIdentificationEntry(withPhoneNumber n: Int64) { if live() { base.removeIdentificationEntry(withPhoneNumber: n) } }
+    func removeAllIdentificationEntries() { if live() { base.removeAllIdentificationEntries() } }
+}
+
+/// One request of the extension, as `CallDirectoryExtensionRequest` orders it (the under-way
+/// record first), or as the old example did (`oldOrdering`: the checkpoint written after
+/// feeding, nothing before). Returns whether `reloadExtension` reports success, and the step.
+/// `incremental` is what the device's `isIncremental` answers (nil: the simulator's own).
+func extensionRequest(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ records: inout ProtocolRecords,
+                      fate: RequestFate, killAfter: Int = 0, oldOrdering: Bool = false,
+                      incremental: Bool) throws -> (reportsSuccess: Bool, step: LoadStep?) {
+    simulator.beginRequest(systemSaysIncremental: incremental)
+    if fate == .killedBeforeStart {
+        simulator.interrupt()
+        return (false, nil)
+    }
+    let leftOver = records.pending
+    if !oldOrdering { records.pending = LoadCheckpoint.underWayRecord }
+    let start = LoadCheckpoint.resumePoint(committed: records.committed, pendingLeftOver: leftOver)
+    let context = KillSwitch(simulator, after: fate == .killedWhileFeeding ? killAfter : .max)
+    let step = try loader.loadRequest(into: context, resumingFrom: start)
+    if fate == .killedWhileFeeding {
+        simulator.interrupt()
+        return (false, nil)
+    }
+    records.pending = step.checkpoint.bytes
+    switch fate {
+    case .hostFailsAfterFeeding:
+        simulator.interrupt()
+        return (false, step)
+    case .expires:
+        simulator.interrupt()  // nothing added: a failed request
+        if !oldOrdering { records.pending = LoadCheckpoint.underWayRecord }  // `completed(expired: true)`
+        return (true, step)
+    default:
+        return (simulator.endRequest().succeeded, step)
+    }
+}
+
+/// The app's half after a request it asked for (as `ReloadCoordinator` does): on success it
+/// commits a fed checkpoint; on failure, or without one, it discards both records.
+func appAfterRequest(_ records: inout ProtocolRecords, reportsSuccess: Bool) {
+    guard reportsSuccess, case .fed = LoadCheckpoint.pendingRecord(records.pending) else {
+        records = ProtocolRecords()
+        return
+    }
+    records.committed = records.pending
+    records.pending = nil
+}
+
+/// Runs random requests, app-run and system-run, with random fates, then lets the app reload
+/// until it believes the load finished, and returns how often the app believed the device
+/// finished while the store differed from `expected` (a hole in the protocol).
+func randomProtocolRun(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ records: inout ProtocolRecords,
+                       expected: DeviceState, requests: Int, oldOrdering: Bool = false,
+                       rng: inout SeededGenerator) throws -> (holes: Int, finished: Bool) {
+    var holes = 0
+    let entries = Int(loader.index.metadata.deviceEntries)
+    for _ in 0..<requests {
+        let systemRun = Int.random(in: 0..<4, using: &rng) == 0
+        var fate: RequestFate = Int.random(in: 0..<3, using: &rng) == 0 ? RequestFate.allCases.randomElement(using: &rng)! : .succeeds
+        // A system-run request that fails before the extension's first line leaves no trace
+        // anywhere the app can read: no protocol closes that (docs/CALLKIT.md), so it is not drawn.
+        if systemRun, fate == .killedBeforeStart { fate = .killedWhileFeeding }
+        // isIncremental: true once any request succeeded (also over a store a failure emptied), sometimes false.
+        let incremental = simulator.history.contains(where: \.succeeded) && Int.random(in: 0..<10, using: &rng) != 0
+        let outcome = try extensionRequest(loader, simulator, &records, fate: fate, killAfter: Int.random(in: 0...max(1, entries), using: &rng),
+                                           oldOrdering: oldOrdering, incremental: incremental)
+        if !systemRun { appAfterRequest(&records, reportsSuccess: outcome.reportsSuccess) }
+        if records.appBelievesFinished(loader.index), DeviceState(simulator) != expected { holes += 1 }
+    }
+    // The app reloads until it believes the device holds the index (every request succeeding).
+    for _ in 0..<10_000 where !records.appBelievesFinished(loader.index) {
+        let outcome = try extensionRequest(loader, simulator, &records, fate: .succeeds, oldOrdering: oldOrdering,
+                                           incremental: simulator.history.contains(where: \.succeeded))
+        appAfterRequest(&records, reportsSuccess: outcome.reportsSuccess)
+    }
+    if records.appBelievesFinished(loader.index), DeviceState(simulator) != expected { holes += 1 }
+    return (holes, records.appBelievesFinished(loader.index))
+}

@@ -138,43 +138,37 @@ struct DeviceUpdatePropertyTests {
         // With failures, complete loads of NEW follow: a size that lets one finish between them.
         let floor = failures ? Int(new.metadata.deviceEntries) / 6 : (changes.removals + changes.additions) / 60
         let loader = try DeviceLoader(index: new, previous: old, requestSize: max(size, floor))
-        var committed: [UInt8]? = finishedOld.bytes
-        var pendingLeftOver: [UInt8]?
-        var injected = 0
-        var removed = 0
-        var added = 0
-        var finished = false
-        for _ in 0..<5_000 where !finished {
-            simulator.beginRequest(systemSaysIncremental: !failures || Int.random(in: 0..<10, using: &rng) < 9)
-            let step = try loader.loadRequest(into: simulator, resumingFrom: LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: pendingLeftOver))
-            #expect(step.entries <= loader.requestSize)
-            removed += step.removals
-            added += step.blockingEntries + step.identificationEntries
-            switch failures ? Int.random(in: 0..<8, using: &rng) : 9 {
-            case 0:
-                simulator.interrupt()
-                injected += 1
-                (committed, pendingLeftOver) = (nil, nil)
-            case 1:
-                #expect(simulator.endRequest().succeeded)
-                pendingLeftOver = step.checkpoint.bytes
-            default:
-                let report = simulator.endRequest()
-                try #require(report.failure == nil, "\(report.failure!)")
-                #expect(report.adds + report.removes == step.entries)
-                (committed, pendingLeftOver) = (step.checkpoint.bytes, nil)
-                finished = step.isFinished
+        var records = ProtocolRecords(committed: finishedOld.bytes)
+        if failures {
+            // App- and system-run requests failing at random points, before and after the update finished.
+            let run = try randomProtocolRun(loader, simulator, &records, expected: expected,
+                                            requests: Int.random(in: 0...40, using: &rng), rng: &rng)
+            #expect(run.holes == 0 && run.finished)
+            #expect(simulator.history.allSatisfy { $0.failure == nil || $0.failure!.code == .loadingInterrupted })
+        } else {
+            var removed = 0
+            var added = 0
+            for _ in 0..<5_000 where !records.appBelievesFinished(loader.index) {
+                let outcome = try extensionRequest(loader, simulator, &records, fate: .succeeds, incremental: true)
+                let step = try #require(outcome.step)
+                // A span holds every change of its last number: at most 3 beyond a tiny size.
+                #expect(step.entries <= max(loader.requestSize, 3))
+                #expect(simulator.history.last!.adds + simulator.history.last!.removes == step.entries)
+                removed += step.removals
+                added += step.blockingEntries + step.identificationEntries
+                appAfterRequest(&records, reportsSuccess: outcome.reportsSuccess)
+            }
+            let update = changes.removals + changes.additions <= Int(new.metadata.deviceEntries)
+            if update {  // every request incremental, and exactly the differences sent
+                #expect(simulator.history.dropFirst(requestsBefore).allSatisfy { $0.kind == .incremental })
+                #expect(removed == changes.removals && added == changes.additions, "\(changes)")
+            } else {  // more changes than NEW's entries: one complete load instead
+                #expect(simulator.history[requestsBefore].kind == .complete && removed == 0)
             }
         }
-        #expect(finished)
-        #expect(simulator.history.filter { !$0.succeeded }.count == injected)
         #expect(DeviceState(simulator) == expected)
-        let last = try LoadCheckpoint(bytes: try #require(committed))
-        #expect(last.update == nil && last.indexChecksum == new.checksum && last.entriesLoaded == new.metadata.deviceEntries)
-        if !failures {  // every request incremental, and exactly the differences sent
-            #expect(simulator.history.dropFirst(requestsBefore).allSatisfy { $0.kind == .incremental })
-            #expect(removed == changes.removals && added == changes.additions, "\(changes)")
-        }
+        let last = try LoadCheckpoint(bytes: try #require(records.committed))
+        #expect(last.update == nil && last.names(new) && last.entriesLoaded == new.metadata.deviceEntries)
     }
 
     /// The removals and additions a minimal update needs: entries (with their labels) of one

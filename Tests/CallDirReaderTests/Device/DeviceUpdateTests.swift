@@ -44,31 +44,60 @@ struct DeviceUpdateTests {
         #expect(simulator.entryCount == newer.metadata.deviceEntries)
     }
 
-    @Test("the cap counts removals and additions; an update resumes across requests in phase order")
+    @Test("the cap counts removals and additions; each request is a span: its removals, then its additions, a relabel's two in one")
     func cap() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let old = try compileIndex(folder, "old.calldir", block: (0..<40).map { String(33_100_000_000 + $0 * 3) },
+        // A range both hold, so that the update costs less than a complete load.
+        let old = try compileIndex(folder, "old.calldir", block: (0..<40).map { String(33_100_000_000 + $0 * 3) } + ["33200000000-33200000999"],
                                    identify: (0..<30).map { "\(33_100_000_000 + $0 * 5),A" })
-        let new = try compileIndex(folder, "new.calldir", block: (0..<40).map { String(33_100_000_001 + $0 * 3) },
+        let new = try compileIndex(folder, "new.calldir", block: (0..<40).map { String(33_100_000_001 + $0 * 3) } + ["33200000000-33200000999"],
                                    identify: (0..<30).map { "\(33_100_000_000 + $0 * 5),\($0 % 2 == 0 ? "A" : "B")" })
         let (simulator, finished) = try Self.deviceHolding(old)
         let loader = try DeviceLoader(index: new, previous: old, requestSize: 7)
         var checkpoint = finished
-        var phases: [LoadCheckpoint.UpdatePhase?] = []
         var requests = 0
+        var spanEnds: [Int64] = []
         repeat {
-            let (step, report) = try Self.request(loader, simulator, from: checkpoint)
+            let recorder = CallRecorder(simulator)
+            simulator.beginRequest(systemSaysIncremental: true)
+            let step = try loader.loadRequest(into: recorder, resumingFrom: checkpoint)
+            let report = simulator.endRequest()
             #expect(report.succeeded && report.kind == .incremental && report.adds + report.removes <= 7)
             #expect(step.entries == report.adds + report.removes)
+            // Removals first, then additions: one switch per request.
+            #expect(recorder.calls.map(\.removes) == recorder.calls.map(\.removes).sorted(by: { $0 && !$1 }))
+            // A relabelled number (odd multiples of 5 in identification) is removed and re-added in the same request.
+            let removedIDs = Set(recorder.calls.filter { $0.removes && $0.kind == .identification }.map(\.number))
+            let addedIDs = Set(recorder.calls.filter { !$0.removes && $0.kind == .identification }.map(\.number))
+            #expect(removedIDs == addedIDs)
             checkpoint = step.checkpoint
-            phases.append(checkpoint.update?.phase)
+            if checkpoint.update != nil { spanEnds.append(checkpoint.updateDoneThrough) }
             requests += 1
         } while !checkpoint.isFinished && requests < 100
-        // 40 + 15 removals, then 40 + 15 additions: 110 changes, 16 requests of at most 7.
-        #expect(requests == 16)
-        #expect(phases.compactMap { $0?.rawValue } == phases.compactMap { $0?.rawValue }.sorted())
+        // 40 + 15 removals, 40 + 15 additions: 110 changes, at least 16 requests of at most 7.
+        #expect(requests >= 16 && requests < 30)
+        #expect(spanEnds == spanEnds.sorted() && Set(spanEnds).count == spanEnds.count)
         #expect(DeviceState(simulator).count == Int(new.metadata.deviceEntries) && simulator.label(of: 33_100_000_005) == "B")
+    }
+
+    @Test("an update that would send more changes than NEW's entries is a complete load of NEW")
+    func costlyUpdateIsCompleteLoad() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100000999"])
+        let new = try compileIndex(folder, "new.calldir", block: ["33200000000-33200000099"])  // 1,100 changes, 100 entries
+        let (simulator, finished) = try Self.deviceHolding(old)
+        let loader = try DeviceLoader(index: new, previous: old)
+        let (step, report) = try Self.request(loader, simulator, from: finished)
+        #expect(report.succeeded && report.kind == .complete, "\(report)")
+        #expect(step.removals == 0 && step.entries == 100 && step.isFinished, "\(step)")
+        #expect(simulator.entryCount == 100)
+        // Just below the threshold, the update is taken.
+        let near = try compileIndex(folder, "near.calldir", block: ["33100000000-33100000949", "33300000000-33300000049"])
+        let (again, before) = try Self.deviceHolding(old)
+        let (update, updateReport) = try Self.request(DeviceLoader(index: near, previous: old), again, from: before)
+        #expect(updateReport.kind == .incremental && update.removals == 50 && update.blockingEntries == 50)
     }
 
     @Test("a failure mid-update wipes the store; the next request is a complete load of NEW")
@@ -80,7 +109,9 @@ struct DeviceUpdateTests {
         let (simulator, finished) = try Self.deviceHolding(old)
         let loader = try DeviceLoader(index: new, previous: old, requestSize: 20)
         let (first, report) = try Self.request(loader, simulator, from: finished)
-        #expect(report.succeeded && first.blockingRemovals == 20 && first.checkpoint.update?.phase == .removeBlocking)
+        // The first span: number ...000 (a removal and an identification addition), then 18 removals.
+        #expect(report.succeeded && first.blockingRemovals == 19 && first.identificationEntries == 1)
+        #expect(first.checkpoint.update != nil && first.checkpoint.updateDoneThrough == 33_100_000_018)
         simulator.beginRequest(systemSaysIncremental: true)
         _ = try loader.loadRequest(into: simulator, resumingFrom: first.checkpoint)
         #expect(simulator.interrupt().failure?.code == .loadingInterrupted && simulator.entryCount == 0)
@@ -109,13 +140,13 @@ struct DeviceUpdateTests {
         let (fromPartial, partialReport) = try Self.request(loader, simulator, from: partial)
         #expect(partialReport.kind == .complete && fromPartial.removals == 0 && fromPartial.entries == 90)
         // An update checkpoint from another index: complete.
-        var foreign = LoadCheckpoint(indexChecksum: new.checksum)
-        foreign.update = .init(fromChecksum: old.checksum &+ 1, phase: .addBlocking)
+        var foreign = LoadCheckpoint(index: new)
+        foreign.update = .init(fromChecksum: old.checksum &+ 1, fromByteCount: Int64(old.file.count))
         let (fromForeign, foreignReport) = try Self.request(loader, simulator, from: foreign)
         #expect(foreignReport.kind == .complete && fromForeign.entries == 90)
         // A loader without `previous` never takes an update checkpoint for a normal one.
         var ours = foreign
-        ours.update = .init(fromChecksum: old.checksum, phase: .addBlocking)
+        ours.update = .init(from: old)
         let (plain, plainReport) = try Self.request(try DeviceLoader(index: new), simulator, from: ours)
         #expect(plainReport.kind == .complete && plain.entries == 90)
         // The same index twice: an update is no update; a finished load stays idle.

@@ -1,4 +1,4 @@
-#if canImport(CallKit)
+#if os(iOS)
 import CallDirReader
 import CallKit
 

@@ -1,0 +1,24 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The iOS side of calldir as an app team would lay it out: an extension-side target (the Call
+// Directory extension's principal class), an app-side target (the CallKit calls behind the
+// library's ReloadCoordinator) and what both share (the App Group folder). Link them from the
+// app's and the extension's Xcode targets. Every line that needs CallKit, UIKit or the App
+// Group container is inside `#if os(iOS)`; the rest compiles anywhere, and the test suite
+// builds this package on Linux (`ExamplesPackageTests`), so the examples cannot rot unseen.
+let package = Package(
+    name: "calldir-examples",
+    platforms: [.iOS(.v15), .macOS(.v13)],
+    products: [
+        .library(name: "CallDirectoryExtension", targets: ["CallDirectoryExtension"]),
+        .library(name: "CallDirApp", targets: ["CallDirApp"]),
+    ],
+    dependencies: [.package(name: "calldir", path: "..")],
+    targets: [
+        .target(name: "CallDirShared", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        .target(name: "CallDirectoryExtension",
+                dependencies: ["CallDirShared", .product(name: "CallDirReader", package: "calldir")]),
+        .target(name: "CallDirApp", dependencies: ["CallDirShared", .product(name: "CallDirReader", package: "calldir")]),
+    ]
+)

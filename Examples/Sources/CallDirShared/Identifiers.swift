@@ -1,0 +1,18 @@
+import CallDirReader
+
+/// The identifiers an app and its extension agree on, and CallKit's error domain. Portable:
+/// this file compiles on any platform (the test suite builds it on Linux).
+public enum CallDirIdentifiers {
+    /// Your App Group identifier (the folder app and extension share).
+    public static let appGroup = "group.com.example.calldir"
+    /// Your Call Directory extension's bundle identifier.
+    public static let extensionIdentifier = "com.example.calldir.CallDirectory"
+    /// `CXErrorCodeCallDirectoryManagerError.errorDomain`.
+    public static let callKitErrorDomain = "com.apple.CallKit.error.calldirectorymanager"
+
+    /// A CallKit error as the library names it: CallKit's domain gives its exact code, any
+    /// other domain is `.unknown`.
+    public static func errorCode(domain: String, code: Int) -> CallDirectoryErrorCode {
+        domain == callKitErrorDomain ? CallDirectoryErrorCode(code: code) : .unknown(code)
+    }
+}

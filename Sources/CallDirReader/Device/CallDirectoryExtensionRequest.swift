@@ -1,0 +1,110 @@
+/// The extension's half of the loading protocol (docs/CALLKIT.md), in the order that leaves
+/// no hole: call `run(into:)` first thing in `beginRequest(with:)`.
+///
+/// 1. Read the pending record left over (if any) and the committed checkpoint.
+/// 2. Write `LoadCheckpoint.underWayRecord` as pending, before touching the context or opening
+///    the index: from here on, however this request ends, the app finds a record it did not
+///    commit and starts over (a failed request deletes every entry, and the system starts the
+///    extension on its own too, e.g. after a reboot, with nobody watching the outcome).
+/// 3. Open the index (and the previous one, for an update) and feed one request from
+///    `LoadCheckpoint.resumePoint` (nil when a pending record was left over: a complete load).
+/// 4. Overwrite pending with the request's checkpoint; then the caller completes the request.
+///
+/// On a throw, fail the request (`cancelRequest(withError:)`). In `completeRequest`'s handler,
+/// call `completed(expired:)`: an expired completion added nothing, so the record goes back to
+/// "under way". When CallKit calls the delegate's `requestFailed(for:withError:)`, call
+/// `stop()`: feeding ends within a few thousand entries and no checkpoint is written.
+public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` is guarded by `lock`
+    public let folder: SharedFolder
+    public let requestSize: Int
+    private let lock = SystemLock()
+    private var stopped = false
+
+    public init(folder: SharedFolder, requestSize: Int = DeviceLoader.defaultRequestSize) {
+        self.folder = folder
+        self.requestSize = requestSize
+    }
+
+    /// Feeds one request into `context` and records its checkpoint as pending. Throws
+    /// `CallDirError` (the index missing or damaged, a record that cannot be written, the
+    /// request stopped): the caller must then fail the request.
+    public func run<C: CallDirectoryContext>(into context: C) throws -> LoadStep {
+        // 1. An unreadable pending file counts as one left over: start over.
+        let leftOver: [UInt8]?
+        do { leftOver = try folder.readPending() } catch { leftOver = LoadCheckpoint.underWayRecord }
+        let committed = (try? folder.readCommitted()) ?? nil
+        // 2. The under-way record, before anything can fail or touch the store.
+        do {
+            try folder.writeAtomically(LoadCheckpoint.underWayRecord, to: folder.pendingPath)
+        } catch let error as CallDirError {
+            // Without the record, the committed checkpoint must go (the app then starts over);
+            // if even that fails, the request fails with both errors named.
+            do { try folder.remove(folder.committedPath) } catch {
+                throw CallDirError(.io, "cannot record the request as under way (\(error)), nor remove the committed checkpoint: the app must start over", path: folder.pendingPath)
+            }
+            throw error
+        }
+        // 3. Feed.
+        let index = try CallDirIndex(path: folder.indexPath)
+        let previous = folder.exists(folder.previousIndexPath) ? try? CallDirIndex(path: folder.previousIndexPath) : nil
+        let loader = try DeviceLoader(index: index, previous: previous, requestSize: requestSize)
+        let start = LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: leftOver)
+        let stoppable = StoppableContext(context, request: self)
+        let step = try loader.loadRequest(into: stoppable, resumingFrom: start)
+        guard !isStopped else {
+            throw CallDirError(.io, "CallKit failed the request while it was fed (requestFailed): no checkpoint written", path: folder.pendingPath)
+        }
+        // 4. The checkpoint, for the app to commit once it sees the request succeed.
+        try folder.writeAtomically(step.checkpoint.bytes, to: folder.pendingPath)
+        return step
+    }
+
+    /// Call from `completeRequest`'s handler: when `expired` is true CallKit added nothing, so
+    /// the pending checkpoint must not be committed; it becomes the under-way record again.
+    public func completed(expired: Bool) {
+        guard expired else { return }
+        if (try? folder.writeAtomically(LoadCheckpoint.underWayRecord, to: folder.pendingPath)) == nil {
+            try? folder.remove(folder.committedPath)
+        }
+    }
+
+    /// Call from the delegate's `requestFailed(for:withError:)`: feeding stops.
+    public func stop() { lock.withLock { stopped = true } }
+
+    public var isStopped: Bool { lock.withLock { stopped } }
+}
+
+/// Forwards to a context until the request is stopped; checks the flag once per 4,096 calls.
+final class StoppableContext<C: CallDirectoryContext>: CallDirectoryContext {
+    let base: C
+    let request: CallDirectoryExtensionRequest
+    private var calls = 0
+    private var stopped = false
+
+    init(_ base: C, request: CallDirectoryExtensionRequest) {
+        self.base = base
+        self.request = request
+    }
+
+    @inline(__always) private func live() -> Bool {
+        calls &+= 1
+        if calls & 4095 == 0 { stopped = request.isStopped }
+        return !stopped
+    }
+
+    var isIncremental: Bool { base.isIncremental }
+    func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: Int64) {
+        if live() { base.addBlockingEntry(withNextSequentialPhoneNumber: phoneNumber) }
+    }
+    func addIdentificationEntry(withNextSequentialPhoneNumber phoneNumber: Int64, label: String) {
+        if live() { base.addIdentificationEntry(withNextSequentialPhoneNumber: phoneNumber, label: label) }
+    }
+    func removeBlockingEntry(withPhoneNumber phoneNumber: Int64) {
+        if live() { base.removeBlockingEntry(withPhoneNumber: phoneNumber) }
+    }
+    func removeAllBlockingEntries() { if live() { base.removeAllBlockingEntries() } }
+    func removeIdentificationEntry(withPhoneNumber phoneNumber: Int64) {
+        if live() { base.removeIdentificationEntry(withPhoneNumber: phoneNumber) }
+    }
+    func removeAllIdentificationEntries() { if live() { base.removeAllIdentificationEntries() } }
+}

@@ -1,0 +1,136 @@
+/// The folder an app and its Call Directory extension share (the App Group container on iOS):
+/// the index, the previous index (the base of an update), and the two records of the loading
+/// protocol (docs/CALLKIT.md): *pending*, written only by the extension, and *committed*,
+/// written only by the app after it saw a request succeed. Portable (the reader's `Syscalls`,
+/// no Foundation): the app, the extension and Linux tests use the same code.
+///
+/// Every write is atomic (a temporary file in the folder, fsync, rename, fsync of the folder),
+/// so a reader sees the old bytes or the new ones, never a mix.
+public struct SharedFolder: Sendable {
+    public let path: String
+
+    /// `path`: the folder (on iOS, `containerURL(forSecurityApplicationGroupIdentifier:)`'s path).
+    public init(path: String) {
+        self.path = path
+    }
+
+    public var indexPath: String { path + "/index.calldir" }
+    public var previousIndexPath: String { path + "/previous.calldir" }
+    public var pendingPath: String { path + "/checkpoint.pending" }
+    public var committedPath: String { path + "/checkpoint.committed" }
+
+    /// The pending record (`LoadCheckpoint.pendingRecord`), as bytes; nil when absent.
+    public func readPending() throws -> [UInt8]? { try read(pendingPath) }
+    /// The committed checkpoint's bytes; nil when absent.
+    public func readCommitted() throws -> [UInt8]? { try read(committedPath) }
+
+    /// A whole small file, or nil when it does not exist. Throws `.io` for any other failure.
+    public func read(_ file: String, limit: Int = 1 << 16) throws -> [UInt8]? {
+        let fd: Int32
+        switch Syscalls.openReadOnly(file) {
+        case .success(let opened): fd = opened
+        case .failure(let error) where error.isNoSuchFile: return nil
+        case .failure(let error): throw Self.ioError("cannot open", file, error)
+        }
+        defer { Syscalls.close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { raw -> Int in
+                switch Syscalls.read(fd, into: raw, path: file) {
+                case .success(let n): return n
+                case .failure(let error): throw Self.ioError("cannot read", file, error)
+                }
+            }
+            if n == 0 { return bytes }
+            bytes += buffer[0..<n]
+            guard bytes.count <= limit else { throw CallDirError(.io, "larger than \(limit) bytes: not a record of ours", path: file) }
+        }
+    }
+
+    /// Publishes `bytes` as `file` atomically. On failure `file` is untouched and no
+    /// temporary file is left.
+    public func writeAtomically(_ bytes: [UInt8], to file: String) throws {
+        try publish(to: file) { fd, temporary in
+            try bytes.withUnsafeBytes { raw in
+                if case .failure(let error) = Syscalls.writeAll(fd, raw, path: temporary) { throw Self.ioError("cannot write", temporary, error) }
+            }
+        }
+    }
+
+    /// Copies `source` to `file` atomically (the index kept as the previous one).
+    public func copyAtomically(_ source: String, to file: String) throws {
+        let input: Int32
+        switch Syscalls.openReadOnly(source) {
+        case .success(let fd): input = fd
+        case .failure(let error): throw Self.ioError("cannot open", source, error)
+        }
+        defer { Syscalls.close(input) }
+        try publish(to: file) { fd, temporary in
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = try buffer.withUnsafeMutableBytes { raw -> Int in
+                    switch Syscalls.read(input, into: raw, path: source) {
+                    case .success(let n): return n
+                    case .failure(let error): throw Self.ioError("cannot read", source, error)
+                    }
+                }
+                if n == 0 { return }
+                try buffer.withUnsafeBytes { raw in
+                    if case .failure(let error) = Syscalls.writeAll(fd, UnsafeRawBufferPointer(rebasing: raw[0..<n]), path: temporary) {
+                        throw Self.ioError("cannot write", temporary, error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Renames `source` (a file in this folder) over `file` and syncs the folder.
+    public func rename(_ source: String, to file: String) throws {
+        if case .failure(let error) = Syscalls.rename(source, to: file) { throw Self.ioError("cannot rename to \(file)", source, error) }
+        syncFolder()
+    }
+
+    /// Removes `file`; a missing file is not an error.
+    public func remove(_ file: String) throws {
+        if case .failure(let error) = Syscalls.unlink(file), !error.isNoSuchFile { throw Self.ioError("cannot remove", file, error) }
+    }
+
+    public func exists(_ file: String) -> Bool { Syscalls.exists(file) }
+
+    private func publish(to file: String, _ write: (Int32, String) throws -> Void) throws {
+        let name = file.split(separator: "/").last.map(String.init) ?? "file"
+        let created: (fd: Int32, path: String)
+        switch Syscalls.makeTemporaryFile(template: path + "/." + name + ".XXXXXX", mode: 0o644) {
+        case .success(let made): created = made
+        case .failure(let error): throw Self.ioError("cannot create a temporary file for", file, error)
+        }
+        do {
+            try write(created.fd, created.path)
+            if case .failure(let error) = Syscalls.fsync(created.fd, path: created.path) { throw Self.ioError("cannot sync", created.path, error) }
+        } catch {
+            Syscalls.close(created.fd)
+            Syscalls.unlink(created.path)
+            throw error
+        }
+        if case .failure(let error) = Syscalls.closeAfterWriting(created.fd, path: created.path) {
+            Syscalls.unlink(created.path)
+            throw Self.ioError("cannot close", created.path, error)
+        }
+        if case .failure(let error) = Syscalls.rename(created.path, to: file) {
+            Syscalls.unlink(created.path)
+            throw Self.ioError("cannot rename to \(file)", created.path, error)
+        }
+        syncFolder()
+    }
+
+    private func syncFolder() {
+        guard case .success(let fd) = Syscalls.openFolder(path) else { return }
+        _ = Syscalls.fsync(fd, path: path)
+        Syscalls.close(fd)
+    }
+
+    static func ioError(_ what: String, _ file: String, _ error: SystemError) -> CallDirError {
+        CallDirError(.io, "\(what): \(error.text)", path: file)
+    }
+}

@@ -1,0 +1,120 @@
+import CallDirReader
+
+/// A phone for `ReloadCoordinator` tests: `CallKitSimulator` as the device, the library's
+/// `CallDirectoryExtensionRequest` as the extension (reading the shared folder), and fates
+/// injected per request. Calls are serialised by the coordinator (checked: `maxInFlight`).
+final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
+    enum Fate: Equatable {
+        case succeeds
+        /// CallKit fails the request with this code before the extension feeds anything.
+        case refused(CallDirectoryErrorCode)
+        /// The extension is killed (memory) after this many calls.
+        case killedWhileFeeding(after: Int)
+        /// The extension wrote its checkpoint; then the host failed the request.
+        case hostFailsAfterFeeding
+        /// `completeRequest` answered expired; `reloadExtension` still reports success.
+        case expires
+    }
+
+    let simulator = CallKitSimulator()
+    let folder: SharedFolder
+    var requestSize: Int
+    var fates: [Fate] = []
+    var enabled: Bool? = true
+    private(set) var openBackgroundTasks = 0
+    private(set) var inFlight = 0
+    private(set) var maxInFlight = 0
+    private(set) var reloads = 0
+
+    init(folder: SharedFolder, requestSize: Int) {
+        self.folder = folder
+        self.requestSize = requestSize
+    }
+
+    func reloadExtension() async -> CallDirectoryErrorCode? {
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+        await Task.yield()  // a suspension inside the call: a second load would interleave here
+        reloads += 1
+        let result = runExtension(fates.isEmpty ? .succeeds : fates.removeFirst())
+        inFlight -= 1
+        return result
+    }
+
+    func isExtensionEnabled() async -> Bool? { enabled }
+    func beginBackgroundTask() async -> Int { openBackgroundTasks += 1; return openBackgroundTasks }
+    func endBackgroundTask(_ token: Int) async { openBackgroundTasks -= 1 }
+
+    /// One request of the extension with `fate`, as the app's reload or the system starting
+    /// it on its own (then call it directly: nobody sees the result). Returns what
+    /// `reloadExtension` reports.
+    @discardableResult
+    func runExtension(_ fate: Fate) -> CallDirectoryErrorCode? {
+        simulator.beginRequest()
+        let request = CallDirectoryExtensionRequest(folder: folder, requestSize: requestSize)
+        switch fate {
+        case .refused(let code):
+            simulator.interrupt(code)
+            return code
+        case .killedWhileFeeding(let calls):
+            _ = try? request.run(into: Dying(simulator, request: request, after: calls))
+            simulator.interrupt()
+            return .loadingInterrupted
+        case .hostFailsAfterFeeding:
+            _ = try? request.run(into: simulator)
+            simulator.interrupt()
+            return .loadingInterrupted
+        case .expires:
+            _ = try? request.run(into: simulator)
+            simulator.expire()
+            request.completed(expired: true)
+            return nil
+        case .succeeds:
+            do {
+                _ = try request.run(into: simulator)
+            } catch {  // the extension cancels the request with its own error
+                simulator.interrupt(.unknown(0))
+                return .unknown(0)
+            }
+            return simulator.endRequest().failure?.code
+        }
+    }
+
+    /// A random fate: mostly success.
+    static func randomFate(_ rng: inout SeededGenerator, entries: Int) -> Fate {
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0: return .refused([.loadingInterrupted, .unknown(102), .maximumEntriesExceeded].randomElement(using: &rng)!)
+        case 1: return .killedWhileFeeding(after: Int.random(in: 0...max(1, entries), using: &rng))
+        case 2: return .hostFailsAfterFeeding
+        case 3: return .expires
+        default: return .succeeds
+        }
+    }
+}
+
+/// Forwards calls until `after` of them, then dies: drops every call and stops the request
+/// (so the extension writes no checkpoint, as a killed process would not).
+final class Dying: CallDirectoryContext {
+    let base: CallKitSimulator
+    let request: CallDirectoryExtensionRequest
+    var left: Int
+    init(_ base: CallKitSimulator, request: CallDirectoryExtensionRequest, after calls: Int) {
+        self.base = base
+        self.request = request
+        left = calls
+    }
+    private func live() -> Bool {
+        left -= 1
+        if left < 0 { request.stop() }
+        return left >= 0
+    }
+    var isIncremental: Bool { base.isIncremental }
+    func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) { if live() { base.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
+    func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
+        if live() { base.addIdentificationEntry(withNextSequentialPhoneNumber: n, label: label) }
+    }
+    func removeBlockingEntry(withPhoneNumber n: Int64) { if live() { base.removeBlockingEntry(withPhoneNumber: n) } }
+    func removeAllBlockingEntries() { if live() { base.removeAllBlockingEntries() } }
+    func removeIdentificationEntry(withPhoneNumber n: Int64) { if live() { base.removeIdentificationEntry(withPhoneNumber: n) } }
+    func removeAllIdentificationEntries() { if live() { base.removeAllIdentificationEntries() } }
+}
