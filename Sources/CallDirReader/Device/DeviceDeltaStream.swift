@@ -86,14 +86,7 @@ final class DeviceDeltaStream {
                 high = low + Int64(count) - 1
                 lastNumber = high
             }
-            if inOld {
-                try old.consume(through: high)
-                a = try old.peekSegment()
-            }
-            if inNew {
-                try new.consume(through: high)
-                b = try new.peekSegment()
-            }
+            try consume(through: high, inOld: inOld, inNew: inNew, &a, &b)
         }
         return n
     }
@@ -111,19 +104,28 @@ final class DeviceDeltaStream {
             } else {
                 try body(low, high, inOld ? a?.label : nil, inNew ? b?.label : nil)
             }
-            if inOld {
-                try old.consume(through: high)
-                a = try old.peekSegment()
-            }
-            if inNew {
-                try new.consume(through: high)
-                b = try new.peekSegment()
-            }
+            try consume(through: high, inOld: inOld, inNew: inNew, &a, &b)
         }
     }
 
     /// OLD's label text for ref `id` (removals).
     func oldLabel(_ id: UInt32) throws -> String { try old.label(id) }
+
+    /// Moves the sides that hold the stretch ending at `high` past it; `a` and `b` become
+    /// their next segments.
+    @inline(__always)
+    private func consume(through high: Int64, inOld: Bool, inNew: Bool,
+                         _ a: inout (first: Int64, last: Int64, label: UInt32)?,
+                         _ b: inout (first: Int64, last: Int64, label: UInt32)?) throws {
+        if inOld {
+            try old.consume(through: high)
+            a = try old.peekSegment()
+        }
+        if inNew {
+            try new.consume(through: high)
+            b = try new.peekSegment()
+        }
+    }
 
     /// The stretch from the lowest next number of the two sides' next segments on which the
     /// set of sides holding it does not change; nil when both are done.
