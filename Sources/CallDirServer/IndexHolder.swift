@@ -22,7 +22,11 @@ public final class LoadedIndex: Sendable {
     public let fileTime: Int64
     /// Unix seconds when this daemon loaded it.
     public let loadedAt: Int64
-    public let entries: Int
+    /// Exact numbers and stored ranges (both kinds), and what a CallKit device would load:
+    /// the vocabulary of every count calldir prints.
+    public let numbers: Int
+    public let ranges: Int
+    public let deviceEntries: Int64
     /// `{"checksum":...,"buildTime":...}`, rendered once for every answer to copy.
     let identity: [UInt8]
     private let mappings: MappingCount
@@ -35,7 +39,9 @@ public final class LoadedIndex: Sendable {
         buildTime = index.metadata.buildTime
         self.fileTime = fileTime
         loadedAt = Int64(time(nil))
-        entries = index.blockedCount + index.identifiedCount + index.blockedRangeCount + index.identifiedRangeCount
+        numbers = index.blockedCount + index.identifiedCount
+        ranges = index.blockedRangeCount + index.identifiedRangeCount
+        deviceEntries = index.metadata.deviceEntries
         identity = LoadedIndex.identityJSON(checksum: checksum, buildTime: buildTime)
         self.mappings = mappings
         mappings.opened()
@@ -183,7 +189,7 @@ public final class IndexHolder: Sendable {
         let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         logger.info("index loaded and verified", metadata: [
             "reason": "\(reason)", "path": "\(path)", "checksum": "\(loaded.checksum)",
-            "entries": "\(loaded.entries)", "ms": "\(Int(ms.rounded()))",
+            "numbers": "\(loaded.numbers)", "ranges": "\(loaded.ranges)", "ms": "\(Int(ms.rounded()))",
             "replaced": "\(previous?.checksum ?? "none")",
         ])
         return .loaded(loaded)

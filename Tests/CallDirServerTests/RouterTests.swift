@@ -187,7 +187,11 @@ struct RouterTests {
         let ready = call(.GET, "/healthz")
         #expect(ready.status == 200)
         #expect(ready.json["status"] as? String == "ready")
-        #expect(ready.json["entries"] as? Int == 7)  // 3 blocked + 3 labelled + 1 range
+        // One vocabulary: 3 blocked + 3 labelled numbers, 1 range, and what a device loads.
+        #expect(ready.json["numbers"] as? Int == 6)
+        #expect(ready.json["ranges"] as? Int == 1)
+        #expect(ready.json["deviceEntries"] as? Int == 6 + 10_000)  // the range +19005550000..9999 holds none of the numbers
+        #expect(ready.json["entries"] == nil)
 
         let empty = IndexHolder(path: scratch.file("missing.calldir"), metrics: metrics, logger: quietLogger)
         empty.reload(reason: "test")
