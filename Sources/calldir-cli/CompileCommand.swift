@@ -63,10 +63,14 @@ struct CompileCommand: ParsableCommand {
             help: ArgumentHelp("Where to write the index; --index is the same option (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Calling code for national numbers, e.g. 1, 33, 41. Without it, numbers must carry their country code.", valueName: "code"))
-    var country: Int?
+    @Option(help: ArgumentHelp(CountryOption.help, valueName: "code"))
+    var country: CountryOption?
 
-    @Flag(name: .customLong("no-nanp-check"), help: "Accept numbers starting with 1 that are not possible North American numbers (area code or exchange starting with 0 or 1), as CallKit does, so spoofed caller IDs can be blocked.")
+    @Flag(help: "Accept every number CallKit accepts (7 to 15 digits, not starting with 0) without checking its country's rules (calling code, length, first digit, North American area code), so spoofed caller IDs can be blocked.")
+    var lenient = false
+
+    /// The former name of `--lenient`, kept for scripts.
+    @Flag(name: .customLong("no-nanp-check"), help: .hidden)
     var noNANPCheck = false
 
     @Option(help: "Input format for every file: auto, text, vcard, json or plist.")
@@ -112,7 +116,6 @@ struct CompileCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try CallerPolicyOptions.validate(country: country)
         if block.isEmpty && identify.isEmpty && list.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
             throw ValidationError("Nothing to compile: give --block, --identify, --list, --block-sql or --identify-sql.")
         }
@@ -155,8 +158,8 @@ struct CompileCommand: ParsableCommand {
         options.blockSources = block.map(file) + list.map { .list($0) } + blockSQL.map { .sqlite($0) }
         options.identifySources = identify.map(file) + list.map { .list($0) } + identifySQL.map { .sqlite($0) }
         options.allowSources = allow.map(file)
-        options.country = country
-        options.checksNANP = !noNANPCheck
+        options.country = country?.code
+        options.lenient = lenient || noNANPCheck
         options.maxErrors = maxErrors
         options.skipInvalid = skipInvalid
         options.rejectsPath = rejects

@@ -8,8 +8,8 @@ public struct CompileOptions: Sendable {
     public var output: String
     /// Calling code for national numbers (nil: numbers must carry their country code).
     public var country: Int?
-    /// Numbers starting with 1 must be possible NANP numbers (`--no-nanp-check` turns it off).
-    public var checksNANP = true
+    /// Accept what CallKit accepts without the per-country rules (`--lenient`).
+    public var lenient = false
     /// Stop after this many problems (validation errors, or rejected rows in strict mode).
     public var maxErrors = 20
     /// Count and skip rows that cannot be normalised instead of failing.

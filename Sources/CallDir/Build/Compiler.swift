@@ -21,7 +21,7 @@ public final class Compiler {
     public init(options: CompileOptions, onDiagnostic: @escaping (Diagnostic) -> Void,
                 onProgress: ((Int) -> Void)? = nil) throws {
         self.options = options
-        normalizer = try NumberNormalizer(country: options.country, checksNANP: options.checksNANP)
+        normalizer = try NumberNormalizer(country: options.country, lenient: options.lenient)
         sourceNames = (options.blockSources + options.identifySources + options.allowSources).map(\.displayName)
         log = DiagnosticLog(limit: options.maxErrors, sourceNames: sourceNames, onDiagnostic: onDiagnostic)
         self.onProgress = onProgress
@@ -219,7 +219,7 @@ public final class Compiler {
         try rejects.record(origin, reason: reason, text: text)
         if !options.skipInvalid {
             let shown = String(decoding: text.prefix(60), as: UTF8.self)
-            try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(reason.explanation) (\(reason.rawValue))")
+            try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(normalizer.explain(text, reason)) (\(reason.rawValue))")
         }
     }
 

@@ -79,6 +79,13 @@ struct FieldScan {
     /// A byte that is neither a digit, `#`, `+` nor allowed punctuation.
     var invalidCharacter = false
     var separators = RangeSeparators()
+    /// A `(` came before the first digit: `(469) 257-6503`, a national area code.
+    var parenthesisFirst = false
+    /// The lengths of the first digit groups, 4 bits each, and how many groups there were
+    /// (`469-257-6503` is 0x334 and 3): the national shape `3-3-4` of North America.
+    var groupShape: UInt32 = 0
+    var groups = 0
+    private var groupLength = 0
 
     /// Scans `bytes[start..<end]` once. Allowed besides digits, `#` and a leading `+`:
     /// space, `-`, `.`, `(`, `)`, `/` and NBSP (C2 A0). Stops at the first invalid byte.
@@ -92,9 +99,11 @@ struct FieldScan {
                 if digits.wildcards > 0 { digitAfterWildcard = true }
                 digits.append(digit)
                 onlySpaces = false
+                groupLength += 1
                 i += 1
                 continue
             }
+            endGroup()
             switch byte {
             case 0x20:  // space
                 break
@@ -116,7 +125,18 @@ struct FieldScan {
                     separators.lastDotPair = i
                 }
                 onlySpaces = false
-            case 0x28, 0x29, 0x2F:  // ( ) /
+            case 0x28:  // (
+                if digits.literal == 0 { parenthesisFirst = true }
+                // `+41 (0)21 ...`: the trunk prefix written after the country code is not
+                // dialled from abroad; dropped after `+` or `00` and a 1-3 digit code.
+                if i + 2 < end, bytes[i + 1] == 0x30, bytes[i + 2] == 0x29, digits.wildcards == 0,
+                   plus ? (1...3).contains(digits.literal)
+                        : (3...5).contains(digits.literal) && digits.startsWith(0, length: 2)
+                {
+                    i += 2
+                }
+                onlySpaces = false
+            case 0x29, 0x2F:  // ) /
                 onlySpaces = false
             default:
                 invalidCharacter = true
@@ -124,6 +144,21 @@ struct FieldScan {
             }
             i += 1
         }
+        endGroup()
+    }
+
+    @inline(__always)
+    private mutating func endGroup() {
+        guard groupLength > 0 else { return }
+        if groups < 8 { groupShape = groupShape << 4 | UInt32(min(groupLength, 15)) }
+        groups += 1
+        groupLength = 0
+    }
+
+    /// Written the way North Americans write a national number without its country code:
+    /// `(469) 257-6503`, `469-257-6503`, `469 257 6503`, `469.257.6503`.
+    var looksNational: Bool {
+        !plus && (parenthesisFirst || (digits.total == 10 && groups == 3 && groupShape == 0x334))
     }
 
     private mutating func noteDash(at i: Int, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {

@@ -52,34 +52,60 @@ public struct NumberNormalizer: Sendable {
     /// must carry its own.
     public let country: Int?
 
-    private enum Mode: Sendable {
+    enum Mode: Sendable {
         case e164
         case northAmerica
-        case national(code: UInt64, codeLength: Int, format: NationalFormat)
+        /// `trunk` nil: national numbers have no trunk prefix (Italy, Spain...).
+        case national(code: UInt64, codeLength: Int, trunk: DigitPrefix?)
     }
 
-    private let mode: Mode
-    /// Whether numbers starting with 1 must be possible North American numbers (rule 6).
-    public let checksNANP: Bool
+    let mode: Mode
+    /// Accept every number CallKit accepts (7 to 15 digits, not starting with 0): skip the
+    /// per-country rules of rule 6 (`--lenient`), so spoofed caller IDs such as 12010000000 can
+    /// be listed and looked up.
+    public let lenient: Bool
     /// 11 digits starting with 1 are E.164 as written and checked as NANP numbers (no
-    /// --country, or --country 1, and `checksNANP`).
+    /// --country, or --country 1, and not lenient).
     private let takesNANPAsIs: Bool
+    /// `CountryTable.rules`: possible lengths and first digits by calling code.
+    private let rules: [UInt32]
+    /// The prefixes dialled before a foreign number in the `--country` given (`011` for 1,
+    /// `00` for most); `00` without `--country`.
+    private let internationalPrefixes: [DigitPrefix]
 
-    /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or 1...999.
-    public init(country: Int? = nil, checksNANP: Bool = true) throws(CallDirError) {
+    /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or a calling code
+    ///   some country uses.
+    public init(country: Int? = nil, lenient: Bool = false) throws(CallDirError) {
+        try self.init(country: country, lenient: lenient, rules: CountryTable.rules)
+    }
+
+    /// Only the North American rules of rule 6 (area code and exchange, 11 digits for +1),
+    /// no other country's: what exports check their `FIRST-LAST` ends with, whatever rules
+    /// the index was compiled with.
+    package static func northAmericanRulesOnly() -> NumberNormalizer {
+        try! NumberNormalizer(country: nil, lenient: false, rules: CountryTable.anyNumber)  // nil is always valid
+    }
+
+    private init(country: Int?, lenient: Bool, rules: [UInt32]) throws(CallDirError) {
         self.country = country
-        self.checksNANP = checksNANP
-        takesNANPAsIs = (country == nil || country == 1) && checksNANP
-        guard let country else { mode = .e164; return }
-        guard (1...999).contains(country) else {
-            throw CallDirError(.usage, "--country needs a calling code from 1 to 999 such as 1, 33 or 41 (got \(country))")
+        self.lenient = lenient
+        self.rules = rules
+        takesNANPAsIs = (country == nil || country == 1) && !lenient
+        guard let country else {
+            mode = .e164
+            internationalPrefixes = [DigitPrefix("00")!]
+            return
         }
+        guard CountryTable.exists(country) else {
+            throw CallDirError(.usage, "--country needs a calling code some country uses, such as 1, 33 or 41, or a region such as US, FR or CH (got \(country))")
+        }
+        internationalPrefixes = CountryTable.internationalPrefixes(country).compactMap(DigitPrefix.init)
         if country == 1 {
             mode = .northAmerica
         } else {
             let length = country < 10 ? 1 : country < 100 ? 2 : 3
             mode = .national(code: UInt64(country), codeLength: length,
-                             format: TrunkPrefixes.format(forCountry: country))
+                             trunk: CountryTable.trunkPrefix(country).flatMap(DigitPrefix.init))
         }
     }
 
@@ -139,16 +165,13 @@ public struct NumberNormalizer: Sendable {
                 length = 11
                 lead = 0x31
             } else if length != 11 || lead != 0x31 {
-                return .failure(length < 10 ? .tooShort : .tooLong)
+                return .failure(length < 10 ? .tooShort : length == 11 ? .invalidLeadingDigit : .tooLong)
             }
         case .national:
             return nil
         }
         if length > E164.maxDigits { return .failure(.tooLong) }
-        if lead == 0x31, checksNANP {
-            if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
-            if !isPossibleNorthAmerican(value, literal: 11) { return .failure(.invalidAreaCode) }
-        }
+        if !lenient, let problem = countryProblem(value, literal: length, total: length) { return .failure(problem) }
         return .success(.number(Int64(value)))
     }
 
@@ -172,6 +195,7 @@ public struct NumberNormalizer: Sendable {
         if scan.misplacedPlus { return .failure(.invalidCharacter) }
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
         if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
+        if case .e164 = mode, scan.looksNational { return .failure(.missingCountryCode) }
         return finish(digits, plus: scan.plus)
     }
 
@@ -244,26 +268,30 @@ public struct NumberNormalizer: Sendable {
 
     /// Rule 5: the digits as E.164 (country code first).
     @inline(__always)
-    private func international(_ digits: Digits, plus: Bool) -> Result<Digits, RejectReason> {
+    func international(_ digits: Digits, plus: Bool) -> Result<Digits, RejectReason> {
         if plus { return .success(digits) }
-        if digits.startsWith(0, length: 2) { return .success(digits.dropping(0, length: 2)) }
+        for prefix in internationalPrefixes where digits.startsWith(prefix.value, length: prefix.length) {
+            return .success(digits.dropping(prefix.value, length: prefix.length))
+        }
         switch mode {
         case .e164:
             if digits.startsWith(0, length: 1) { return .failure(.missingCountryCode) }
             return .success(digits)
         case .northAmerica:
-            if digits.startsWith(11, length: 3) { return .success(digits.dropping(11, length: 3)) }
             if digits.total == 10 { return .success(digits.prepending(1, length: 1)) }
             if digits.total == 11, digits.startsWith(1, length: 1) { return .success(digits) }
+            // 11 digits must be 1 + 10 (`07453775817` is not North American); longer ones
+            // are too long, `00...` included: North America's international prefix is 011.
+            if digits.total == 11 { return .failure(.invalidLeadingDigit) }
             return .failure(digits.total < 10 ? .tooShort : .tooLong)
-        case .national(let code, let codeLength, .trunkPrefix(let trunk, let trunkLength)):
-            guard digits.startsWith(trunk, length: trunkLength) else {
+        case .national(let code, let codeLength, let trunk?):
+            guard digits.startsWith(trunk.value, length: trunk.length) else {
                 // Not national: it must then carry this country's code. Anything else would
                 // be a guess (`215601234` with 41 is a Swiss number that lost its 0).
                 return digits.startsWith(code, length: codeLength) ? .success(digits) : .failure(.missingCountryCode)
             }
-            return prepend(code, length: codeLength, to: digits.dropping(trunk, length: trunkLength))
-        case .national(let code, let codeLength, .noTrunkPrefix):
+            return prepend(code, length: codeLength, to: digits.dropping(trunk.value, length: trunk.length))
+        case .national(let code, let codeLength, nil):
             return prepend(code, length: codeLength, to: digits)
         }
     }
@@ -286,9 +314,8 @@ public struct NumberNormalizer: Sendable {
         if e164.wildcards > 0, e164.literal < Self.minPatternDigits { return .failure(.invalidPattern) }
         let scale = powerOfTen(e164.wildcards)
         let first = e164.value * scale
-        if checksNANP, e164.startsWith(1, length: 1) {
-            if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
-            if !isPossibleNorthAmerican(first, literal: e164.literal) { return .failure(.invalidAreaCode) }
+        if !lenient, let problem = countryProblem(first, literal: e164.literal, total: length) {
+            return .failure(problem)
         }
         // Always true for 7 to 15 digits not starting with 0; kept as the contract's guard.
         let low = Int64(first)
@@ -301,6 +328,39 @@ public struct NumberNormalizer: Sendable {
 
     /// A pattern must fix at least this many digits, country code included.
     static let minPatternDigits = 4
+
+    /// Rule 6's per-country part, on E.164 digits (`number` is them with wildcards as 0):
+    /// the calling code must exist, the national part must have a possible length and a
+    /// possible first digit (`CountryTable`), and a +1 number must have 11 digits and a
+    /// possible area code and exchange. Needs `literal >= 4`, `total <= 18`. One division.
+    @inline(__always)
+    private func countryProblem(_ number: UInt64, literal: Int, total: Int) -> RejectReason? {
+        let head = number / powerOfTen(total - 4)  // the first 4 digits
+        if head < 2000 {  // +1
+            if total != 11 { return total < 11 ? .tooShort : .tooLong }
+            return isPossibleNorthAmerican(number, literal: literal) ? nil : .invalidAreaCode
+        }
+        let codeLength: Int
+        var rule = rules[Int(head / 1000)]
+        if rule != 0 {
+            codeLength = 1
+        } else {
+            rule = rules[Int(head / 100)]
+            if rule != 0 {
+                codeLength = 2
+            } else {
+                rule = rules[Int(head / 10)]
+                if rule == 0 { return .unknownCountryCode }
+                codeLength = 3
+            }
+        }
+        let national = UInt32(total - codeLength)
+        if rule >> national & 1 == 0 {
+            return rule & ((1 << national) &- 1) == 0 ? .tooShort : .tooLong
+        }
+        let lead = codeLength == 1 ? head / 100 % 10 : codeLength == 2 ? head / 10 % 10 : head % 10
+        return rule >> (20 + UInt32(lead)) & 1 == 0 ? .invalidLeadingDigit : nil
+    }
 
     /// Area code (digit 2) and exchange (digit 5) of an 11-digit `1...` number start with
     /// 2-9. Only digits among the `literal` leading ones are checked.
