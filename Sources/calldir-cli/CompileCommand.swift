@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import CallDir
 import CallDirLookup
+import CallDirReader
 import CallDirServeOptions
 
 struct CompileCommand: ParsableCommand {
@@ -106,6 +107,12 @@ struct CompileCommand: ParsableCommand {
     @Option(name: .customLong("max-numbers"), help: "Fail when a device would have to load more entries than this (ranges counted by size).")
     var maxNumbers: Int64?
 
+    @Option(name: .customLong("min-numbers"), help: "Fail when a device would load fewer entries than this (ranges counted by size): a truncated download is not published.")
+    var minNumbers: Int64?
+
+    @Flag(name: .customLong("allow-empty"), help: "Publish an index without entries (by default an empty result fails: it would unblock every caller).")
+    var allowEmpty = false
+
     @Option(name: .customLong("build-time"), help: "Unix time to record as the build time (default: $SOURCE_DATE_EPOCH, else none, so output is reproducible).")
     var buildTime: Int64?
 
@@ -122,6 +129,10 @@ struct CompileCommand: ParsableCommand {
         if list.contains("-") { throw ValidationError("--list is read once per kind, so it cannot be stdin ('-'): save it to a file.") }
         if parseSize(memory) == nil { throw ValidationError("--memory takes a size such as 64M or 1G, not '\(memory)'.") }
         if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
+        if let minNumbers, minNumbers < 0 { throw ValidationError("--min-numbers must be at least 0.") }
+        if let minNumbers, let maxNumbers, minNumbers > maxNumbers {
+            throw ValidationError("--min-numbers \(minNumbers) is above --max-numbers \(maxNumbers).")
+        }
         let stdinUses = (block + identify + allow).filter { $0 == "-" }.count
         if stdinUses > 1 { throw ValidationError("Only one list can be read from stdin ('-').") }
     }
@@ -129,22 +140,59 @@ struct CompileCommand: ParsableCommand {
     func run() throws {
         TemporaryFiles.installInterruptCleanup()
         let compiler: Compiler
-        var problems = 0
+        var problems: [Diagnostic] = []
+        let keepsProblems = json
         do {
             compiler = try Compiler(options: options(), onDiagnostic: { diagnostic in
-                problems += 1
+                if keepsProblems { problems.append(diagnostic) }
                 Terminal.clearProgress()
-                Terminal.printError(diagnostic.description)
+                printDiagnostic(diagnostic)
             }, onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
-        } catch { throw Terminal.fail(error) }
+        } catch {
+            if json { printFailureJSON(error, problems: []) }
+            throw Terminal.fail(error)
+        }
         do {
             let summary = try compiler.run()
             Terminal.clearProgress()
             report(summary)
         } catch {
             Terminal.clearProgress()
+            if json { printFailureJSON(error, problems: problems) }
             throw Terminal.fail(error, negative: [.invalidList, .limitExceeded])
         }
+    }
+
+    /// Prints one problem found in an input list: the one place diagnostics are written.
+    private func printDiagnostic(_ diagnostic: Diagnostic) {
+        Terminal.printError(diagnostic.description)
+    }
+
+    /// `--json` on failure: one object, `ok: false`, with the problems and their tallies.
+    private func printFailureJSON(_ error: Error, problems: [Diagnostic]) {
+        var tally = ProblemTally()
+        for problem in problems { tally.add(problem.rule) }
+        let message = (error as? CallDirError)?.description ?? "\(error)"
+        let object = JSONValue.object([
+            ("ok", .bool(false)),
+            ("error", .string(message)),
+            ("code", .string((error as? CallDirError).map { "\($0.code)" } ?? "internal")),
+            ("problems", .array(problems.map { p in
+                .object([
+                    ("file", .string(p.source)),
+                    ("line", .int(Int64(p.line))),
+                    ("text", p.text.map { .string($0) } ?? .null),
+                    ("reason", .string(p.rule)),
+                    ("message", .string(p.message)),
+                    ("callKitError", p.callKitError.map { .int(Int64($0)) } ?? .null),
+                ])
+            })),
+            ("tallies", tally.json),
+            ("advice", .string(tally.advice)),
+        ])
+        var out = StdoutBuffer()
+        out.write(object.rendered() + "\n")
+        _ = out.close()
     }
 
     private func options() throws -> CompileOptions {
@@ -168,6 +216,8 @@ struct CompileCommand: ParsableCommand {
         options.memoryBudget = parseSize(memory)!
         options.temporaryFolder = tmpdir
         options.maxNumbers = maxNumbers
+        options.minNumbers = minNumbers
+        options.allowEmpty = allowEmpty
         options.buildTime = buildTime ?? getenv("SOURCE_DATE_EPOCH").flatMap { Int64(String(cString: $0)) } ?? 0
         return options
     }
@@ -175,9 +225,11 @@ struct CompileCommand: ParsableCommand {
     private func report(_ s: CompileSummary) {
         if json {
             var out = StdoutBuffer()
-            out.write(s.json.rendered() + "\n")
+            out.write(s.json(ok: true).rendered() + "\n")
             _ = out.close()  // the index is published; a lost summary is reported on stderr
         }
+        // Warnings are not the summary: -q keeps them.
+        for warning in s.warnings { Terminal.printError("warning: " + warning) }
         guard !quiet else { return }
         var line = "compiled \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"
         if s.blockedRanges + s.identifiedRanges > 0 {

@@ -20,7 +20,9 @@ struct RoundTripTests {
         let entries = Self.sample(count, seed: UInt64(count) + 7)
         let blocked = folder.write("blocked.txt", entries.map { "\($0.0)\n" }.joined())
         let identified = folder.write("identified.csv", entries.map { "\($0.0),\($0.1)\n" }.joined())
-        let summary = try compile(block: [blocked], identify: [identified], output: folder.file("index.calldir"))
+        let summary = try compile(block: [blocked], identify: [identified], output: folder.file("index.calldir")) {
+            $0.allowEmpty = count == 0
+        }
         #expect(summary.blockedNumbers == count)
         #expect(summary.identifiedNumbers == count)
         #expect(summary.numbersInBoth == count)
@@ -66,12 +68,14 @@ struct RoundTripTests {
         #expect(decoded == numbers)
     }
 
-    @Test("an empty list compiles to a valid, empty index")
+    @Test("an empty list compiles to a valid, empty index with allowEmpty, else fails")
     func emptyList() throws {
         let folder = TempFolder()
         defer { folder.remove() }
         let path = folder.write("empty.txt", "# nothing yet\n\n")
-        let summary = try compile(block: [path], output: folder.file("e.calldir"))
+        #expect(throws: CallDirError.self) { try compile(block: [path], output: folder.file("e.calldir")) }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("e.calldir")))
+        let summary = try compile(block: [path], output: folder.file("e.calldir")) { $0.allowEmpty = true }
         #expect(summary.entries == 0)
         let index = try CallDirIndex(path: folder.file("e.calldir"), verify: true)
         #expect(index.blockedCount == 0 && index.identifiedCount == 0)

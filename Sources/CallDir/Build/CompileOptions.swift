@@ -27,6 +27,10 @@ public struct CompileOptions: Sendable {
     public var temporaryFolder = "/tmp"
     /// Fail when a device would have to load more entries than this (ranges counted by size).
     public var maxNumbers: Int64?
+    /// Fail when a device would load fewer entries than this (`--min-numbers`).
+    public var minNumbers: Int64?
+    /// Publish an index without entries (`--allow-empty`); by default that fails.
+    public var allowEmpty = false
     /// Unix seconds to record as the build time (0: none, keeping output reproducible).
     public var buildTime: Int64 = 0
 

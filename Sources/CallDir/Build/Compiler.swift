@@ -51,8 +51,8 @@ public final class Compiler {
         } catch is DiagnosticLog.LimitReached {
             writer.discard()
             try? rejects.publish()
-            throw CallDirError(.invalidList, "stopped after \(log.count) problems (--max-errors \(options.maxErrors)); no index written",
-                               path: options.output)
+            throw CallDirError(.invalidList, "\(log.tally.advice); stopped there (--max-errors \(options.maxErrors)), no index written",
+                               path: inputSubject)
         } catch let error as CallDirError where error.code == .invalidList || error.code == .limitExceeded {
             writer.discard()
             try? rejects.publish()
@@ -67,6 +67,14 @@ public final class Compiler {
         return summary
     }
 
+    /// What a failed compile's message is about: the input, not the output. The one list the
+    /// problems were found in, else how many lists.
+    private var inputSubject: String {
+        let sources = log.sourcesWithProblems.sorted()
+        if sources.count == 1 { return sourceNames[sources[0]] }
+        return sources.isEmpty ? "the input" : "\(sources.count) input lists"
+    }
+
     private func compile(into writer: IndexWriter) throws {
         let allow = try loadAllowList()
         var blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
@@ -77,8 +85,7 @@ public final class Compiler {
                                           firstSource: options.blockSources.count, encoder: &identified, allow: allow)
         try identified.finish()
         if log.count > 0 {
-            throw CallDirError(.invalidList, "\(log.count) problem\(log.count == 1 ? "" : "s") found; no index written",
-                               path: options.output)
+            throw CallDirError(.invalidList, "\(log.tally.advice); no index written", path: inputSubject)
         }
         try blocked.writeDirectory(kind: .blockedDirectory, pages: .blockedDirectoryPages)
         try identified.writeDirectory(kind: .identifiedDirectory, pages: .identifiedDirectoryPages)
@@ -90,6 +97,7 @@ public final class Compiler {
                                              identifySegments: identifySegments.map(\.0))
         summary.deviceEntries = metadata.deviceEntries
         try checkDeviceBudget()
+        try checkNotEmpty()
         metadata.buildTime = options.buildTime
         let rangeLabelIDs = identifySegments.map { segment in rangeLabels.withLabel(Int(segment.1)) { labels.sharedID(forRange: $0) } }
         metadata = try finisher.writeTables(metadata, blockSegments: blockSegments,
@@ -98,6 +106,28 @@ public final class Compiler {
         let (size, crc) = try writer.finish()
         summary.fileBytes = size
         summary.checksum = crc
+    }
+
+    /// Keeps a kind's sample check in the summary (the warning once, for the larger sample).
+    private func noteShape(_ shape: NationalShapeCheck) {
+        guard let warning = shape.warning, summary.topCountryCodes.isEmpty else { return }
+        summary.warnings.append(warning)
+        summary.topCountryCodes = shape.topCodes
+    }
+
+    /// An empty or truncated list must not ship: an index without entries unblocks everyone.
+    private func checkNotEmpty() throws {
+        let subject = sourceNames.count == 1 ? sourceNames[0] : "the input"
+        if summary.deviceEntries == 0, !options.allowEmpty {
+            throw CallDirError(.limitExceeded,
+                               "no entries (\(summary.rowsRead) rows read): an empty index would unblock every caller; --allow-empty publishes it anyway; no index written",
+                               path: subject)
+        }
+        if let minimum = options.minNumbers, summary.deviceEntries < minimum {
+            throw CallDirError(.limitExceeded,
+                               "a device would load \(summary.deviceEntries) entries (ranges expanded), below --min-numbers \(minimum); no index written",
+                               path: subject)
+        }
     }
 
     private func checkDeviceBudget() throws {
@@ -119,6 +149,9 @@ public final class Compiler {
         var ranges: [(range: NumberRange, label: UInt32, origin: Origin)] = []
         var rowsRead = summary.rowsRead
         defer { summary.rowsRead = rowsRead }
+        let checksShape = options.country == nil
+        var shape = NationalShapeCheck()
+        defer { noteShape(shape) }
         for (i, spec) in sources.enumerated() {
             let source = try spec.open(for: kind)
             try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify) { batch in
@@ -130,6 +163,7 @@ public final class Compiler {
                     let origin = Origin(source: firstSource + i, line: line)
                     let number = batch.numbers[row]
                     if number != 0 {  // a plain number the reading thread already normalised
+                        if checksShape, rowsRead & 15 == 0 { shape.note(number) }
                         if let sorter { try sorter.append(number: number, origin: origin.raw, label: nil) } else {
                             try sink.accept(number, origin: origin, label: nil)
                         }
@@ -219,7 +253,8 @@ public final class Compiler {
         try rejects.record(origin, reason: reason, text: text)
         if !options.skipInvalid {
             let shown = String(decoding: text.prefix(60), as: UTF8.self)
-            try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(normalizer.explain(text, reason)) (\(reason.rawValue))")
+            try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(normalizer.explain(text, reason)) (\(reason.rawValue))",
+                           text: shown)
         }
     }
 

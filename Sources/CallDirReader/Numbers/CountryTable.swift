@@ -64,6 +64,15 @@ public enum CountryTable {
         return text.utf8.count == 2 ? callingCode(forRegion: text) : nil
     }
 
+    /// The calling code an E.164 number starts with, when a country uses it.
+    public static func callingCode(ofE164 number: Int64) -> Int? {
+        guard number >= 1_000 else { return nil }
+        var head = number
+        while head >= 1_000 { head /= 10 }  // the first 3 digits
+        for code in [Int(head / 100), Int(head / 10), Int(head)] where rules[code] != 0 { return code }
+        return nil
+    }
+
     /// The regions that share a calling code (`41` -> ["CH"]), for messages.
     public static func regionNames(_ code: Int) -> [String] { regions.filter { $0.1 == code }.map(\.0).sorted() }
 

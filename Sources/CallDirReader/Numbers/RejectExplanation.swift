@@ -34,17 +34,22 @@ extension NumberNormalizer {
         let code = (1...3).lazy.compactMap { Int(text.prefix($0)) }.first { CountryTable.exists($0) }
         guard let code else {
             let tried = (1...3).map { "+" + text.prefix($0) }.joined(separator: ", ")
-            return "no country uses any of the calling codes \(tried) (libphonenumber \(CountryTable.metadataVersion))"
+            let hint = country == nil && !scan.plus && digits.total == 10 && text.first! >= "2" && Array(text)[3] >= "2"
+                ? " (a North American number without its 1? pass --country 1)" : ""
+            return "no country uses any of the calling codes \(tried) (libphonenumber \(CountryTable.metadataVersion))" + hint
         }
         let codeDigits = String(code).count
         let national = total - codeDigits
         let who = "+\(code) numbers"
+        // `4692576503` without --country: most likely a North American number without its 1.
+        let nanpHint = country == nil && !scan.plus && digits.total == 10 && digits.wildcards == 0
+            && text.first! >= "2" && Array(text)[3] >= "2" ? " (a North American number without its 1? pass --country 1)" : ""
         switch reason {
         case .tooShort, .tooLong:
-            return "\(who) have \(CountryTable.describeLengths(CountryTable.nationalLengths(code))) digits after \(code); this has \(national)"
+            return "\(who) have \(CountryTable.describeLengths(CountryTable.nationalLengths(code))) digits after \(code); this has \(national)" + nanpHint
         case .invalidLeadingDigit:
             let first = text.dropFirst(codeDigits).prefix(1)
-            return "\(who) start with \(CountryTable.describeLengths(CountryTable.leadingDigits(code))) after \(code); this starts with \(first)"
+            return "\(who) start with \(CountryTable.describeLengths(CountryTable.leadingDigits(code))) after \(code); this starts with \(first)" + nanpHint
         default:
             return reason.explanation
         }
