@@ -116,4 +116,38 @@ struct CompileProblemsCLITests {
         #expect(try CLI.run(["compile", "--min-numbers", "2", "--block", two, "-o", scratch.file("m.calldir")]).status == 0)
         #expect(try CLI.run(["compile", "--min-numbers", "5", "--max-numbers", "4", "--block", two, "-o", scratch.file("m.calldir")]).status == 64)
     }
+
+    @Test("binary input is refused once, saying what it looks like, and never echoed")
+    func binaryInput() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let index = scratch.file("i.calldir")
+        #expect(try CLI.run(["compile", "-q", "--block", scratch.write("l.txt", "+41212130911\n"), "-o", index]).status == 0)
+        var noise = [UInt8](repeating: 0, count: 4096)
+        var state: UInt64 = 42
+        for i in noise.indices { state = state &* 6364136223846793005 &+ 1; noise[i] = UInt8(truncatingIfNeeded: state >> 56) }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noise
+        let cases: [(String, [UInt8], String)] = [
+            ("index", Array(FileManager.default.contents(atPath: index)!), "not a text list: looks like a calldir index"),
+            ("png", png, "not a text list: looks like an image"),
+            ("noise", noise, "not a text list: binary data"),
+            ("utf16", [0xFF, 0xFE] + Array("+41212130911\n".utf8).flatMap { [$0, 0] }, "not a text list: looks like UTF-16 text (save it as UTF-8)"),
+        ]
+        for (name, bytes, message) in cases {
+            let path = scratch.file(name)
+            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            for format in [[], ["--format", "text"]] {
+                let result = try CLI.run(["compile", "--block", path, "-o", scratch.file("out.calldir")] + format)
+                #expect(result.status != 0)
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(name): \(result.stderr.prefix(300))")
+                #expect(result.stderr.contains("\(path): \(message)"), "\(name): \(result.stderr.prefix(300))")
+                #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name) echoed control bytes")
+            }
+        }
+        // A text list with a stray control byte: the row is rejected, the byte is not echoed.
+        let stray = scratch.write("stray.txt", "+41212130911\n+4121\u{1B}[2J2130912\n")
+        let rejected = try CLI.run(["compile", "--block", stray, "-o", scratch.file("out.calldir")])
+        #expect(rejected.status == 1)
+        #expect(!rejected.stderr.contains("\u{1B}"))
+    }
 }

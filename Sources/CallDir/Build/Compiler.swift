@@ -252,7 +252,10 @@ public final class Compiler {
     private func reject(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer) throws {
         try rejects.record(origin, reason: reason, text: text)
         if !options.skipInvalid {
-            let shown = String(decoding: text.prefix(60), as: UTF8.self)
+            // Control characters are never echoed to the terminal.
+            let shown = String(String.UnicodeScalarView(String(decoding: text.prefix(60), as: UTF8.self).unicodeScalars.map {
+                $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0
+            }))
             try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(normalizer.explain(text, reason)) (\(reason.rawValue))",
                            text: shown)
         }

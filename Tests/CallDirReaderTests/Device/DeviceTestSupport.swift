@@ -12,6 +12,7 @@ func compileIndex(_ folder: TempFolder, _ name: String, block: [String] = [], id
     options.sort = true
     options.dedupe = true
     options.lenient = true  // synthetic numbers: what matters here is loading, not numbering plans
+    options.allowEmpty = true  // empty kinds and indexes are part of the property
     _ = try Compiler(options: options, onDiagnostic: { _ in }).run()
     return try CallDirIndex(path: folder.file(name))
 }
