@@ -82,6 +82,28 @@ struct LookupPolicyCLITests {
         #expect(refused.stderr.contains("region (US, CH)") || refused.stderr.contains("region"), "\(refused.stderr)")
     }
 
+    @Test("lookup --json: one shape for every answer, input and valid always present, from arguments and stdin")
+    func oneShape() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let index = try index(scratch)
+        let inputs = ["12015550100", "+1 (201) 555-0100", "12125550000", "anonymous", "911", "(201) 555-0100", "+999 123 4567"]
+        let fromArguments = try CLI.run(["lookup", "--json", "--index", index] + inputs)
+        let fromStdin = try CLI.run(["lookup", "--json", "--index", index, "-"], stdin: inputs.joined(separator: "\n") + "\n")
+        #expect(fromArguments.stdout == fromStdin.stdout)
+        let answers = try fromStdin.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(answers.count == inputs.count)
+        for (input, answer) in zip(inputs, answers) {
+            #expect(answer["input"] as? String == input)
+            for key in ["valid", "action", "blocked"] { #expect(answer[key] != nil, "\(input): \(key)") }
+            #expect(answer.keys.contains("label"))
+        }
+        #expect(answers.map { $0["valid"] as? Bool } == [true, true, true, false, false, false, false])
+        #expect(answers[1]["number"] as? String == "+12015550100")
+    }
+
     @Test("a bad --country is a usage error (64) for lookup, compile and serve", arguments: ["0", "1000", "-3", "999", "USA", "ZZ"])
     func badCountry(code: String) throws {
         let scratch = TempFolder()
