@@ -177,4 +177,21 @@ struct CountryTableTests {
         #expect(lenient.normalize("+0123456789") == .failure(.missingCountryCode))
         #expect(lenient.normalize("+123456") == .failure(.tooShort))
     }
+
+    /// Without --country, a list of North American numbers written without their 1 is read as
+    /// other countries' numbers; the compile says so, naming the codes they became.
+    @Test func nationalListWithoutCountryWarns() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let national = (0..<40).map { "\(4_692_576_500 + $0 * 7)\n" }.joined()  // +46 92576...
+        let list = folder.write("us.txt", national)
+        let summary = try compile(block: [list], output: folder.file("a.calldir")) { $0.sort = true }
+        #expect(summary.warnings.count == 1)
+        #expect(summary.warnings.first?.contains("compile with --country 1") == true)
+        #expect(summary.topCountryCodes.first?.code == 46)
+        let us = try compile(block: [list], output: folder.file("b.calldir")) { $0.sort = true; $0.country = 1 }
+        #expect(us.warnings.isEmpty && us.blockedNumbers == 40)
+        let e164 = folder.write("e164.txt", (0..<40).map { "\(14_692_576_500 + $0 * 7)\n" }.joined())
+        #expect(try compile(block: [e164], output: folder.file("c.calldir")) { $0.sort = true }.warnings.isEmpty)
+    }
 }

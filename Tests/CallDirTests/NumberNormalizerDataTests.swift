@@ -117,8 +117,9 @@ struct NumberNormalizerDataTests {
             case .success(.number(let value)):
                 accepted += 1
                 if (10_000_000_000...19_999_999_999).contains(value) { break }
-                // The international prefix is honoured even here: 0033615188824 is French.
-                if field.starts(with: "00".utf8) || field.starts(with: "011".utf8) {
+                // North America's international prefix is 011; 00 is not (0033615188824 is
+                // refused, not read as French).
+                if field.starts(with: "011".utf8) {
                     international += 1
                 } else {
                     unexpected.append(String(decoding: field, as: UTF8.self))
@@ -136,6 +137,7 @@ struct NumberNormalizerDataTests {
         #expect(accepted + rejectedTotal == rows)
         #expect(accepted >= 330_000)
         #expect(international <= 10)
+        #expect(rejected[.tooLong, default: 0] >= 4, "the 00-prefixed rows")
         #expect(unexpected == [], "accepted numbers that are not 1 + 10 digits")
     }
 

@@ -163,7 +163,7 @@ public final class Compiler {
                     let origin = Origin(source: firstSource + i, line: line)
                     let number = batch.numbers[row]
                     if number != 0 {  // a plain number the reading thread already normalised
-                        if checksShape, rowsRead & 15 == 0 { shape.note(number) }
+                        if checksShape, rowsRead & 63 == 0 || rowsRead < 1024 { shape.note(number) }  // all of a small list
                         if let sorter { try sorter.append(number: number, origin: origin.raw, label: nil) } else {
                             try sink.accept(number, origin: origin, label: nil)
                         }

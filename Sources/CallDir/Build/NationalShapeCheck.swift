@@ -2,13 +2,15 @@ import CallDirReader
 
 /// Without `--country`, a list of North American numbers written nationally (`4692576503`)
 /// compiles into numbers of other countries (+46 92576503): each is a possible E.164 number, so
-/// no row is refused. This watches a sample of the numbers a compile stores (one row in 16)
+/// no row is refused. This watches a sample of the numbers a compile stores (the first 1,024
+/// rows, then one in 64)
 /// and warns when most are 10 digits that are possible North American numbers, naming the
 /// calling codes they became.
 struct NationalShapeCheck {
     private(set) var sampled = 0
     private(set) var tenDigitNANP = 0
-    private var codes: [Int: Int] = [:]
+    /// Sampled numbers by calling code (0: none).
+    private var codes = [Int32](repeating: 0, count: 1000)
 
     /// Takes one stored number from the sample.
     mutating func note(_ number: Int64) {
@@ -17,12 +19,13 @@ struct NationalShapeCheck {
            number / 1_000_000_000 >= 2, number / 1_000_000 % 10 >= 2 {
             tenDigitNANP += 1
         }
-        if let code = CountryTable.callingCode(ofE164: number) { codes[code, default: 0] += 1 }
+        codes[CountryTable.callingCode(ofE164: number) ?? 0] &+= 1
     }
 
     /// The calling codes of the sample, most first (at most 5).
     var topCodes: [(code: Int, count: Int)] {
-        codes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map { ($0.key, $0.value) }
+        codes.indices.dropFirst().filter { codes[$0] > 0 }.sorted { (codes[$0], $1) > (codes[$1], $0) }
+            .prefix(5).map { ($0, Int(codes[$0])) }
     }
 
     /// The warning, when most sampled numbers look like national North American ones.

@@ -335,7 +335,10 @@ public struct NumberNormalizer: Sendable {
     /// possible area code and exchange. Needs `literal >= 4`, `total <= 18`. One division.
     @inline(__always)
     private func countryProblem(_ number: UInt64, literal: Int, total: Int) -> RejectReason? {
-        let head = number / powerOfTen(total - 4)  // the first 4 digits
+        if total == 11, number &- 10_000_000_000 < 10_000_000_000 {  // 1 + 10 digits, most of most lists
+            return isPossibleNorthAmerican(number, literal: literal) ? nil : .invalidAreaCode
+        }
+        let head = leadingFourDigits(number, total: total)
         if head < 2000 {  // +1
             if total != 11 { return total < 11 ? .tooShort : .tooLong }
             return isPossibleNorthAmerican(number, literal: literal) ? nil : .invalidAreaCode
@@ -360,6 +363,23 @@ public struct NumberNormalizer: Sendable {
         }
         let lead = codeLength == 1 ? head / 100 % 10 : codeLength == 2 ? head / 10 % 10 : head % 10
         return rule >> (20 + UInt32(lead)) & 1 == 0 ? .invalidLeadingDigit : nil
+    }
+
+    /// The first 4 of `total` (7 to 15) digits: divisions by constants, which compile to
+    /// multiplications, rather than one by a power of ten looked up.
+    @inline(__always)
+    private func leadingFourDigits(_ number: UInt64, total: Int) -> UInt64 {
+        switch total {
+        case 7: return number / 1_000
+        case 8: return number / 10_000
+        case 9: return number / 100_000
+        case 10: return number / 1_000_000
+        case 11: return number / 10_000_000
+        case 12: return number / 100_000_000
+        case 13: return number / 1_000_000_000
+        case 14: return number / 10_000_000_000
+        default: return number / powerOfTen(total - 4)
+        }
     }
 
     /// Area code (digit 2) and exchange (digit 5) of an 11-digit `1...` number start with
