@@ -149,7 +149,7 @@ struct CompileCommand: ParsableCommand {
                 printDiagnostic(diagnostic)
             }, onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
         } catch {
-            if json { printFailureJSON(error, problems: []) }
+            if json { printFailureJSON(error, problems: [], tally: ProblemTally()) }
             throw Terminal.fail(error)
         }
         do {
@@ -158,7 +158,7 @@ struct CompileCommand: ParsableCommand {
             report(summary)
         } catch {
             Terminal.clearProgress()
-            if json { printFailureJSON(error, problems: problems) }
+            if json { printFailureJSON(error, problems: problems, tally: compiler.problemTally) }
             throw Terminal.fail(error, negative: [.invalidList, .limitExceeded])
         }
     }
@@ -169,9 +169,7 @@ struct CompileCommand: ParsableCommand {
     }
 
     /// `--json` on failure: one object, `ok: false`, with the problems and their tallies.
-    private func printFailureJSON(_ error: Error, problems: [Diagnostic]) {
-        var tally = ProblemTally()
-        for problem in problems { tally.add(problem.rule) }
+    private func printFailureJSON(_ error: Error, problems: [Diagnostic], tally: ProblemTally) {
         let message = (error as? CallDirError)?.description ?? "\(error)"
         let object = JSONValue.object([
             ("ok", .bool(false)),

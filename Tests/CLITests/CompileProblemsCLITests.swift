@@ -35,6 +35,7 @@ struct CompileProblemsCLITests {
         let strict = try CLI.run(["compile", "--max-errors", "3", "--block", Self.ftc, "-o", scratch.file("b.calldir")])
         #expect(strict.status == 1)
         #expect(strict.stderr.contains("a North American number without its 1? pass --country 1"))
+        #expect(strict.stderr.split(separator: "\n").last?.contains("--country 1 reads North American numbers written without their 1") == true)
 
         let us = try CLI.run(flags + ["--json", "--country", "1", "-o", scratch.file("c.calldir")])
         let summary = try Self.json(us.stdout)

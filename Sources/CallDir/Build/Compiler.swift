@@ -10,6 +10,9 @@ public final class Compiler {
     private let normalizer: NumberNormalizer
     private let sourceNames: [String]
     private let log: DiagnosticLog
+
+    /// The problems reported so far, by kind with their fixes (a failed compile's last line).
+    public var problemTally: ProblemTally { log.tally }
     private let onProgress: ((Int) -> Void)?
     let labels: LabelCollector
     /// Labels of range rows, numbered for range resolution; they become shared labels when
@@ -252,6 +255,9 @@ public final class Compiler {
     private func reject(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer) throws {
         try rejects.record(origin, reason: reason, text: text)
         if !options.skipInvalid {
+            if options.country == nil, RejectReason.normalizerReasons.contains(reason), Self.looksNorthAmerican(text) {
+                log.noteNationalNumber()
+            }
             // Control characters are never echoed to the terminal.
             let shown = String(String.UnicodeScalarView(String(decoding: text.prefix(60), as: UTF8.self).unicodeScalars.map {
                 $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0
@@ -259,6 +265,12 @@ public final class Compiler {
             try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(normalizer.explain(text, reason)) (\(reason.rawValue))",
                            text: shown)
         }
+    }
+
+    /// 10 plain digits, area code and exchange starting with 2-9: a North American number
+    /// written without its 1.
+    static func looksNorthAmerican(_ text: UnsafeRawBufferPointer) -> Bool {
+        text.count == 10 && text.allSatisfy { $0 &- 0x30 < 10 } && text[0] >= 0x32 && text[3] >= 0x32
     }
 
     private func loadAllowList() throws -> AllowList {

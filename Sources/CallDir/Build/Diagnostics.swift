@@ -42,6 +42,8 @@ final class DiagnosticLog {
 
     struct LimitReached: Error {}
 
+    func noteNationalNumber() { tally.sawNationalNumbers = true }
+
     func report(_ origin: Origin, rule: String, _ message: String, callKitError: Int? = nil, text: String? = nil) throws {
         count += 1
         tally.add(rule)

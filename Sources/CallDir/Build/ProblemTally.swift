@@ -6,6 +6,9 @@ import CallDirReader
 public struct ProblemTally: Sendable, Equatable {
     /// Problems by rule (`entries-out-of-order`, `duplicate-entries`, a reject reason).
     public private(set) var counts: [String: Int] = [:]
+    /// Some refused rows were 10 plain digits shaped like North American numbers, read
+    /// without --country: the fix names --country.
+    public var sawNationalNumbers = false
 
     public init() {}
 
@@ -46,7 +49,9 @@ public struct ProblemTally: Sendable, Equatable {
         }
         if !numbers.isEmpty {
             var fixes: [String] = []
-            if numbers.contains(where: { $0.0 == RejectReason.missingCountryCode.rawValue }) {
+            if sawNationalNumbers {
+                fixes.append("--country 1 reads North American numbers written without their 1")
+            } else if numbers.contains(where: { $0.0 == RejectReason.missingCountryCode.rawValue }) {
                 fixes.append("--country reads national numbers")
             }
             let countryRules: Set<String> = [RejectReason.unknownCountryCode, .invalidLeadingDigit, .invalidAreaCode, .tooShort, .tooLong]

@@ -55,6 +55,7 @@ private func makeSource(origin: InputOrigin, format: InputFormat, options: TextL
                         actions: (kind: EntryKind, takesUnmarked: Bool)? = nil) throws -> any EntrySource {
     var chosen = format
     let head = try origin.peek(count: detectionWindow)
+    if head.starts(with: "bplist".utf8) { throw PlistListSource.binaryPlistError(origin.name) }
     if let kind = binaryKind(head) {
         throw CallDirError(.badInput, "not a text list: \(kind); compile reads text, CSV, vCard, JSON or XML plist lists",
                            path: origin.name)
