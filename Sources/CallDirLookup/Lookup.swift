@@ -80,11 +80,12 @@ package final class Lookup {
         let action = policy.action(for: reason)
         if action == .allow { unlisted = true }
         if json {
-            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
+            let message = normalizer.explain(input, reason)  // the rule for this input
+            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(message: message)) { w in
                 w.text("\"input\":")
                 w.string(input)
                 w.byte(UInt8(ascii: ","))
-                w.notANumberMembers(reason, action: action)
+                w.notANumberMembers(reason, message: message, action: action)
             }
         } else {
             out.writeLine(input: input, reason: reason, action: action)

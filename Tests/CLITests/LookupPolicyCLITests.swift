@@ -29,7 +29,7 @@ struct LookupPolicyCLITests {
         }
         let both = try CLI.run(["lookup", "--json", "--invalid", "block", "--index", index, "911", "private"])
         #expect(both.stdout == """
-            {"input":"911","valid":false,"reason":"too-short","message":"shorter than its country's numbers or E.164's 7 digits","action":"block","blocked":true,"label":null}
+            {"input":"911","valid":false,"reason":"too-short","message":"E.164 numbers have 7 to 15 digits, country code included; this has 3","action":"block","blocked":true,"label":null}
             {"input":"private","valid":false,"reason":"anonymous","message":"the caller withheld the number (anonymous, private, restricted or unavailable)","action":"allow","blocked":false,"label":null}
 
             """)
@@ -102,6 +102,12 @@ struct LookupPolicyCLITests {
         }
         #expect(answers.map { $0["valid"] as? Bool } == [true, true, true, false, false, false, false])
         #expect(answers[1]["number"] as? String == "+12015550100")
+        // Messages name the rule for the input, and the daemon's batch says the same.
+        #expect(answers[5]["message"] as? String == "a national number (written the North American way), without its country code: pass --country (--country 1 for North America)")
+        #expect(answers[6]["message"] as? String == "no country uses any of the calling codes +9, +99, +999 (libphonenumber 9.0.43)")
+        let zero = try CLI.run(["lookup", "--json", "--country", "1", "--index", index, "+0123456789"])
+        #expect(zero.stdout.contains(#""message":"a country calling code never starts with 0""#), "\(zero.stdout)")
+        #expect(!zero.stdout.contains("use --country"))
     }
 
     @Test("a bad --country is a usage error (64) for lookup, compile and serve", arguments: ["0", "1000", "-3", "999", "USA", "ZZ"])

@@ -19,6 +19,8 @@ public struct JSONWriter {
     public static func lookupBound(_ view: LookupResultView) -> Int { 418 + 6 * (view.label?.count ?? 0) }
     /// The most bytes `notANumberMembers` can write.
     public static func notANumberBound(_ reason: RejectReason) -> Int { 128 + stringBound(reason.explanation) }
+    /// The most bytes `notANumberMembers(_:message:action:)` can write.
+    public static func notANumberBound(message: String) -> Int { 128 + stringBound(message) }
 
     @inline(__always)
     public mutating func byte(_ value: UInt8) {
@@ -177,10 +179,15 @@ public struct JSONWriter {
     /// The members of the answer for a caller ID that is not a number, without the braces:
     /// `"valid":false,"reason":...,"message":...,"action":...,"blocked":...,"label":null`.
     public mutating func notANumberMembers(_ reason: RejectReason, action: CallerIDAction) {
+        notANumberMembers(reason, message: reason.explanation, action: action)
+    }
+
+    /// `notANumberMembers` with the message for this input (`NumberNormalizer.explain`).
+    public mutating func notANumberMembers(_ reason: RejectReason, message: String, action: CallerIDAction) {
         text("\"valid\":false,\"reason\":")
         string(reason.rawValue)
         text(",\"message\":")
-        string(reason.explanation)
+        string(message)
         text(action == .block ? ",\"action\":\"block\",\"blocked\":true" : ",\"action\":\"allow\",\"blocked\":false")
         text(",\"label\":null")
     }
