@@ -152,12 +152,14 @@ public final class Compiler {
         var ranges: [(range: NumberRange, label: UInt32, origin: Origin)] = []
         var rowsRead = summary.rowsRead
         defer { summary.rowsRead = rowsRead }
+        // Sampled per batch, before its rows: nothing is added to the per-row loop.
         let checksShape = options.country == nil
         var shape = NationalShapeCheck()
         defer { noteShape(shape) }
         for (i, spec) in sources.enumerated() {
             let source = try spec.open(for: kind)
             try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify) { batch in
+                if checksShape { shape.note(batch.numbers, count: batch.count) }
                 var textRows = 0
                 for row in 0..<batch.count {
                     rowsRead += 1
@@ -166,7 +168,6 @@ public final class Compiler {
                     let origin = Origin(source: firstSource + i, line: line)
                     let number = batch.numbers[row]
                     if number != 0 {  // a plain number the reading thread already normalised
-                        if checksShape, rowsRead & 63 == 0 || rowsRead < 1024 { shape.note(number) }  // all of a small list
                         if let sorter { try sorter.append(number: number, origin: origin.raw, label: nil) } else {
                             try sink.accept(number, origin: origin, label: nil)
                         }

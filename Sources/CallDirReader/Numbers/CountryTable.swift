@@ -40,8 +40,12 @@ public enum CountryTable {
         return rules
     }()
 
-    /// Rules under which every code 1...9 exists and allows any length and first digit.
-    static let anyNumber: [UInt32] = (0..<1000).map { $0 == 0 ? 0 : 0x3FFF_FFFF }
+    /// The rules the normaliser reads, by a number's first three digits: one read per number.
+    static let byPrefix = PrefixRules(rules: rules)
+
+    /// Rules under which every number's first digit is a calling code allowing any length
+    /// and first digit.
+    static let anyNumber = PrefixRules(rules: (0..<1000).map { $0 == 0 ? 0 : $0 < 10 ? 0x3FFF_FFFF : 0 })
 
     static func row(_ code: Int) -> Row? { rows.first { $0.code == code } }
 
@@ -66,11 +70,16 @@ public enum CountryTable {
 
     /// The calling code an E.164 number starts with, when a country uses it.
     public static func callingCode(ofE164 number: Int64) -> Int? {
-        guard number >= 1_000 else { return nil }
+        guard number >= 100 else { return nil }
         var head = number
         while head >= 1_000 { head /= 10 }  // the first 3 digits
-        for code in [Int(head / 100), Int(head / 10), Int(head)] where rules[code] != 0 { return code }
-        return nil
+        let entry = byPrefix[UInt64(head)]
+        switch entry >> 30 {
+        case 1: return Int(head / 100)
+        case 2: return Int(head / 10)
+        case 3: return Int(head)
+        default: return nil
+        }
     }
 
     /// The regions that share a calling code (`41` -> ["CH"]), for messages.
@@ -97,6 +106,14 @@ public enum CountryTable {
     /// The international prefixes dialled in that country before a foreign number.
     public static func internationalPrefixes(_ code: Int) -> [String] { row(code)?.internationalPrefixes ?? [] }
 
+    /// The international prefixes of every code (and `00` for no code, key 0) as the
+    /// normaliser reads them: immortal memory, no reference counting in the hot path.
+    static let prefixLists: [Int: PrefixList] = {
+        var lists: [Int: PrefixList] = [0: PrefixList(["00"])]
+        for row in rows { lists[row.code] = PrefixList(row.internationalPrefixes) }
+        return lists
+    }()
+
     /// "6 to 10 or 12": a list of lengths for messages.
     public static func describeLengths(_ lengths: [Int]) -> String {
         var spans: [String] = []
@@ -109,6 +126,58 @@ public enum CountryTable {
         }
         if spans.count <= 1 { return spans.first ?? "no" }
         return spans.dropLast().joined(separator: ", ") + " or " + spans.last!
+    }
+}
+
+/// `CountryTable.rules` rearranged for the normaliser's hot path: for each 3-digit start
+/// 100...999 of an E.164 number, the rule of the calling code it starts with (which is 1, 2
+/// or 3 of those digits: calling codes are prefix-free), or 0 when none exists. Bits 0-19: the
+/// possible national lengths; bits 20-29: the possible 4th digits of the number (for 1- and
+/// 2-digit codes the first national digit is among the three, so these bits are all set when
+/// it is possible and all clear when not); bits 30-31: the code's length.
+///
+/// The memory is allocated once and never freed, so a normaliser reads it through a plain
+/// pointer: no reference counting, no bounds checks (the index is always 100...999).
+struct PrefixRules: @unchecked Sendable {
+    let base: UnsafePointer<UInt32>
+
+    init(rules: [UInt32]) {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1000)
+        table.initialize(repeating: 0, count: 1000)
+        for prefix in 100..<1000 {
+            for length in 1...3 {
+                let code = prefix / [100, 10, 1][length - 1]
+                let rule = rules[code]
+                guard rule != 0 else { continue }
+                var entry = rule & 0xFFFFF | UInt32(length) << 30
+                if length == 3 {
+                    entry |= rule & (0x3FF << 20)
+                } else {
+                    let lead = length == 1 ? prefix / 10 % 10 : prefix % 10
+                    if rule >> UInt32(20 + lead) & 1 == 1 { entry |= 0x3FF << 20 }
+                }
+                table[prefix] = entry
+                break
+            }
+        }
+        base = UnsafePointer(table)
+    }
+
+    @inline(__always)
+    subscript(prefix: UInt64) -> UInt32 { base[Int(truncatingIfNeeded: prefix)] }
+}
+
+/// Digit prefixes in memory allocated once and never freed (`CountryTable.prefixLists`), so
+/// that a normaliser holds no reference-counted field and copies of it cost nothing.
+struct PrefixList: @unchecked Sendable {
+    let base: UnsafeMutablePointer<DigitPrefix>
+    let count: Int
+
+    init(_ texts: [String]) {
+        let prefixes = texts.compactMap(DigitPrefix.init)
+        base = .allocate(capacity: max(1, prefixes.count))
+        base.initialize(from: prefixes, count: prefixes.count)
+        count = prefixes.count
     }
 }
 

@@ -67,16 +67,16 @@ public struct NumberNormalizer: Sendable {
     /// 11 digits starting with 1 are E.164 as written and checked as NANP numbers (no
     /// --country, or --country 1, and not lenient).
     private let takesNANPAsIs: Bool
-    /// `CountryTable.rules`: possible lengths and first digits by calling code.
-    private let rules: [UInt32]
+    /// `CountryTable.byPrefix`: possible lengths and first digits by a number's first 3 digits.
+    private let rules: PrefixRules
     /// The prefixes dialled before a foreign number in the `--country` given (`011` for 1,
     /// `00` for most); `00` without `--country`.
-    private let internationalPrefixes: [DigitPrefix]
+    private let internationalPrefixes: PrefixList
 
     /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or a calling code
     ///   some country uses.
     public init(country: Int? = nil, lenient: Bool = false) throws(CallDirError) {
-        try self.init(country: country, lenient: lenient, rules: CountryTable.rules)
+        try self.init(country: country, lenient: lenient, rules: CountryTable.byPrefix)
     }
 
     /// Only the North American rules of rule 6 (area code and exchange, 11 digits for +1),
@@ -86,20 +86,20 @@ public struct NumberNormalizer: Sendable {
         try! NumberNormalizer(country: nil, lenient: false, rules: CountryTable.anyNumber)  // nil is always valid
     }
 
-    private init(country: Int?, lenient: Bool, rules: [UInt32]) throws(CallDirError) {
+    private init(country: Int?, lenient: Bool, rules: PrefixRules) throws(CallDirError) {
         self.country = country
         self.lenient = lenient
         self.rules = rules
         takesNANPAsIs = (country == nil || country == 1) && !lenient
         guard let country else {
             mode = .e164
-            internationalPrefixes = [DigitPrefix("00")!]
+            internationalPrefixes = CountryTable.prefixLists[0]!
             return
         }
         guard CountryTable.exists(country) else {
             throw CallDirError(.usage, "--country needs a calling code some country uses, such as 1, 33 or 41, or a region such as US, FR or CH (got \(country))")
         }
-        internationalPrefixes = CountryTable.internationalPrefixes(country).compactMap(DigitPrefix.init)
+        internationalPrefixes = CountryTable.prefixLists[country]!  // exists: checked above
         if country == 1 {
             mode = .northAmerica
         } else {
@@ -270,8 +270,13 @@ public struct NumberNormalizer: Sendable {
     @inline(__always)
     func international(_ digits: Digits, plus: Bool) -> Result<Digits, RejectReason> {
         if plus { return .success(digits) }
-        for prefix in internationalPrefixes where digits.startsWith(prefix.value, length: prefix.length) {
-            return .success(digits.dropping(prefix.value, length: prefix.length))
+        var i = 0
+        while i < internationalPrefixes.count {
+            let prefix = internationalPrefixes.base[i]
+            if digits.startsWith(prefix.value, length: prefix.length) {
+                return .success(digits.dropping(prefix.value, length: prefix.length))
+            }
+            i &+= 1
         }
         switch mode {
         case .e164:
@@ -332,7 +337,8 @@ public struct NumberNormalizer: Sendable {
     /// Rule 6's per-country part, on E.164 digits (`number` is them with wildcards as 0):
     /// the calling code must exist, the national part must have a possible length and a
     /// possible first digit (`CountryTable`), and a +1 number must have 11 digits and a
-    /// possible area code and exchange. Needs `literal >= 4`, `total <= 18`. One division.
+    /// possible area code and exchange. Needs `literal >= 4`, `total <= 15`. Divisions by
+    /// constants and one read of `PrefixRules`.
     @inline(__always)
     private func countryProblem(_ number: UInt64, literal: Int, total: Int) -> RejectReason? {
         if total == 11, number &- 10_000_000_000 < 10_000_000_000 {  // 1 + 10 digits, most of most lists
@@ -343,26 +349,14 @@ public struct NumberNormalizer: Sendable {
             if total != 11 { return total < 11 ? .tooShort : .tooLong }
             return isPossibleNorthAmerican(number, literal: literal) ? nil : .invalidAreaCode
         }
-        let codeLength: Int
-        var rule = rules[Int(head / 1000)]
-        if rule != 0 {
-            codeLength = 1
-        } else {
-            rule = rules[Int(head / 100)]
-            if rule != 0 {
-                codeLength = 2
-            } else {
-                rule = rules[Int(head / 10)]
-                if rule == 0 { return .unknownCountryCode }
-                codeLength = 3
-            }
+        // Masking shifts (`&>>`): the amounts are below 32, and Swift's `>>` would test for that.
+        let rule = rules[head / 10]
+        if rule == 0 { return .unknownCountryCode }
+        let national = UInt32(truncatingIfNeeded: total) &- rule &>> 30
+        if rule &>> national & 1 == 0 {
+            return rule & ((1 &<< national) &- 1) == 0 ? .tooShort : .tooLong
         }
-        let national = UInt32(total - codeLength)
-        if rule >> national & 1 == 0 {
-            return rule & ((1 << national) &- 1) == 0 ? .tooShort : .tooLong
-        }
-        let lead = codeLength == 1 ? head / 100 % 10 : codeLength == 2 ? head / 10 % 10 : head % 10
-        return rule >> (20 + UInt32(lead)) & 1 == 0 ? .invalidLeadingDigit : nil
+        return rule &>> (20 &+ UInt32(truncatingIfNeeded: head % 10)) & 1 == 0 ? .invalidLeadingDigit : nil
     }
 
     /// The first 4 of `total` (7 to 15) digits: divisions by constants, which compile to

@@ -11,7 +11,7 @@ extension NumberNormalizer {
         if reason == .missingCountryCode { return missingCountryCode(scan) }
         guard digits.total <= Digits.maxAccumulated, case .success(let e164) = international(digits, plus: scan.plus) else {
             if case .northAmerica = mode, !scan.plus {
-                let hint = digits.startsWith(0, length: 2) && !digits.startsWith(11, length: 3)
+                let hint = digits.literal <= Digits.maxAccumulated && digits.startsWith(0, length: 2) && !digits.startsWith(11, length: 3)
                     ? " (00 is not North America's international prefix: 011 is)" : ""
                 if reason == .invalidLeadingDigit {
                     return "with --country 1 a number of 11 digits is 1 and a 10-digit North American number; this one starts with \(Self.digitString(digits).prefix(1))"
