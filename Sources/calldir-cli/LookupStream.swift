@@ -75,7 +75,11 @@ extension Lookup {
             try? pending.numbers.withUnsafeBufferPointer { numbers in  // a throw stops the batch; see below
                 try index.lookupViews(numbers) { result in
                     listed = listed && result.isListed
-                    write(result, input: pending.line(answered, in: text), to: &buffer)
+                    if pending.keepsText {
+                        write(result, input: pending.line(answered, in: text), to: &buffer)
+                    } else {
+                        buffer.writeLine(result)  // text: no JSON code in this loop
+                    }
                     answered += 1
                 }
             }

@@ -4,7 +4,7 @@ import CallDirReader
 /// compiles into numbers of other countries (+46 92576503): each is a possible E.164 number, so
 /// no row is refused. The compile shows this check each batch of plain numbers the reading
 /// thread normalised (up to 16,384 rows) before taking its rows: it samples the batch's first
-/// 256 numbers (all of a small list), adding nothing to the per-row loop, and warns when most
+/// 64 numbers, adding nothing to the per-row loop, and warns when most
 /// are 10-digit numbers that would be possible North American numbers after a 1, naming the
 /// calling codes they became.
 struct NationalShapeCheck {
@@ -13,7 +13,7 @@ struct NationalShapeCheck {
     private(set) var northAmerican = 0
     /// Sampled numbers by calling code (index 0: none).
     private var codes = [Int32](repeating: 0, count: 1000)
-    static let perBatch = 256
+    static let perBatch = 64
 
     /// Samples the first numbers of a batch (0 marks a row that was not a plain number).
     mutating func note(_ numbers: UnsafeMutablePointer<Int64>, count: Int) {

@@ -79,13 +79,6 @@ struct FieldScan {
     /// A byte that is neither a digit, `#`, `+` nor allowed punctuation.
     var invalidCharacter = false
     var separators = RangeSeparators()
-    /// A `(` came before the first digit: `(469) 257-6503`, a national area code.
-    var parenthesisFirst = false
-    /// The lengths of the first digit groups, 4 bits each, and how many groups there were
-    /// (`469-257-6503` is 0x334 and 3): the national shape `3-3-4` of North America.
-    var groupShape: UInt32 = 0
-    var groups = 0
-    private var groupLength = 0
 
     /// Scans `bytes[start..<end]` once. Allowed besides digits, `#` and a leading `+`:
     /// space, `-`, `.`, `(`, `)`, `/` and NBSP (C2 A0). Stops at the first invalid byte.
@@ -99,11 +92,9 @@ struct FieldScan {
                 if digits.wildcards > 0 { digitAfterWildcard = true }
                 digits.append(digit)
                 onlySpaces = false
-                groupLength += 1
                 i += 1
                 continue
             }
-            endGroup()
             switch byte {
             case 0x20:  // space
                 break
@@ -126,7 +117,6 @@ struct FieldScan {
                 }
                 onlySpaces = false
             case 0x28:  // (
-                if digits.literal == 0 { parenthesisFirst = true }
                 // `+41 (0)21 ...`: the trunk prefix written after the country code is not
                 // dialled from abroad; dropped after `+` or `00` and a 1-3 digit code.
                 if i + 2 < end, bytes[i + 1] == 0x30, bytes[i + 2] == 0x29, digits.wildcards == 0,
@@ -144,21 +134,6 @@ struct FieldScan {
             }
             i += 1
         }
-        endGroup()
-    }
-
-    @inline(__always)
-    private mutating func endGroup() {
-        guard groupLength > 0 else { return }
-        if groups < 8 { groupShape = groupShape << 4 | UInt32(min(groupLength, 15)) }
-        groups += 1
-        groupLength = 0
-    }
-
-    /// Written the way North Americans write a national number without its country code:
-    /// `(469) 257-6503`, `469-257-6503`, `469 257 6503`, `469.257.6503`.
-    var looksNational: Bool {
-        !plus && (parenthesisFirst || (digits.total == 10 && groups == 3 && groupShape == 0x334))
     }
 
     private mutating func noteDash(at i: Int, _ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) {
@@ -213,4 +188,26 @@ private func eightDigitsValue(_ word: UInt64) -> UInt64 {
     let mul1: UInt64 = 100 + (1_000_000 << 32)
     let mul2: UInt64 = 1 + (10_000 << 32)
     return (((v & mask) &* mul1) &+ (((v >> 16) & mask) &* mul2)) >> 32
+}
+
+/// Whether `bytes[start..<end]`, a field without `+`, is written the way North Americans write
+/// a national number without its country code: `(469) 257-6503` (a `(` before any digit), or
+/// 10 digits in groups of 3, 3 and 4 (`469-257-6503`, `469 257 6503`, `469.257.6503`). A second
+/// pass, made only for fields with punctuation read without `--country`: the scan every field
+/// takes is not slowed down for it.
+func looksNational(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+    var groups: [Int] = []
+    var length = 0
+    for i in start..<end {
+        let byte = bytes[i]
+        if byte &- 0x30 < 10 {
+            length += 1
+            continue
+        }
+        if byte == 0x28, groups.isEmpty, length == 0 { return true }
+        if length > 0 { groups.append(length); length = 0 }
+        if groups.count > 3 { return false }
+    }
+    if length > 0 { groups.append(length) }
+    return groups == [3, 3, 4]
 }

@@ -195,7 +195,7 @@ public struct NumberNormalizer: Sendable {
         if scan.misplacedPlus { return .failure(.invalidCharacter) }
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
         if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
-        if case .e164 = mode, scan.looksNational { return .failure(.missingCountryCode) }
+        if case .e164 = mode, !scan.plus, looksNational(bytes, from: start, to: end) { return .failure(.missingCountryCode) }
         return finish(digits, plus: scan.plus)
     }
 

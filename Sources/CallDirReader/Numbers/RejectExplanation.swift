@@ -8,7 +8,7 @@ extension NumberNormalizer {
               let scan = scanned(field)
         else { return reason.explanation }
         let digits = scan.digits
-        if reason == .missingCountryCode { return missingCountryCode(scan) }
+        if reason == .missingCountryCode { return missingCountryCode(scan, field) }
         guard digits.total <= Digits.maxAccumulated, case .success(let e164) = international(digits, plus: scan.plus) else {
             if case .northAmerica = mode, !scan.plus {
                 let hint = digits.literal <= Digits.maxAccumulated && digits.startsWith(0, length: 2) && !digits.startsWith(11, length: 3)
@@ -60,11 +60,11 @@ extension NumberNormalizer {
         return field.withUTF8 { explain(UnsafeRawBufferPointer($0), reason) }
     }
 
-    private func missingCountryCode(_ scan: FieldScan) -> String {
+    private func missingCountryCode(_ scan: FieldScan, _ field: UnsafeRawBufferPointer) -> String {
         if scan.plus { return "a country calling code never starts with 0" }
         switch mode {
         case .e164, .northAmerica:
-            return scan.looksNational
+            return looksNational(field, from: 0, to: field.count)
                 ? "a national number (written the North American way), without its country code: pass --country (--country 1 for North America)"
                 : "a national number (leading trunk prefix 0), without its country code: pass --country with its country's calling code (41, 33...)"
         case .national(let code, _, let trunk):
