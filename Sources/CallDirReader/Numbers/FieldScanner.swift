@@ -196,18 +196,21 @@ private func eightDigitsValue(_ word: UInt64) -> UInt64 {
 /// pass, made only for fields with punctuation read without `--country`: the scan every field
 /// takes is not slowed down for it.
 func looksNational(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
-    var groups: [Int] = []
-    var length = 0
+    var groups = 0, shape = 0, length = 0  // shape: the group lengths, a decimal digit each
     for i in start..<end {
         let byte = bytes[i]
         if byte &- 0x30 < 10 {
             length += 1
             continue
         }
-        if byte == 0x28, groups.isEmpty, length == 0 { return true }
-        if length > 0 { groups.append(length); length = 0 }
-        if groups.count > 3 { return false }
+        if byte == 0x28, groups == 0, length == 0 { return true }
+        if length > 0 {
+            groups += 1
+            if groups > 3 || length > 9 { return false }
+            shape = shape * 10 + length
+            length = 0
+        }
     }
-    if length > 0 { groups.append(length) }
-    return groups == [3, 3, 4]
+    if length > 0 { groups += 1; shape = shape * 10 + length }
+    return groups == 3 && shape == 334
 }

@@ -16,36 +16,44 @@
 /// 4. `#` stands for any one digit. Wildcards must be trailing (punctuation may sit between
 ///    them: `+41 21 560 ## ##`); a digit after a `#`: `invalid-pattern`. A pattern with k
 ///    wildcards after the digits P covers P·10^k ... P·10^k + 10^k − 1.
-/// 5. Prefixes, on the digits with punctuation ignored:
+/// 5. Prefixes, on the digits with punctuation ignored (`(0)` right after a `+` or `00`
+///    country code is the trunk prefix as business cards write it, and is dropped):
 ///    - `+`: the digits are E.164, country code included.
-///    - `00`: an international prefix, removed; `011` too with `--country 1`.
+///    - an international prefix of the `--country` given (`CountryTable`: `011` for 1, `00`
+///      for most, `810` for 7...; `00` without `--country`) is removed.
 ///    - without `--country`, the digits are E.164 written without `+`
-///      (`14085555555`); a leading `0`: `missing-country-code`.
+///      (`14085555555`); a leading `0`, or a North American national shape
+///      (`(469) 257-6503`, `469-257-6503`): `missing-country-code`.
 ///    - `--country 1` (North America): 10 digits get a `1` in front, 11 digits starting
-///      with `1` are kept; fewer than 10 digits: `too-short`, other lengths: `too-long`.
-///    - a country with a trunk prefix (`0` for most, `8` for 7, 370 and 375, `06` for 36):
-///      digits starting with it are national, the trunk prefix is replaced by the country
-///      code (`021 560 12 34` with 41 is 41215601234); other digits must start with the
-///      country's code and are taken as E.164 (`41215601234`, `33162######` with 33);
-///      anything else is `missing-country-code` rather than a guess.
+///      with `1` are kept; other 11 digits: `invalid-leading-digit`; fewer than 10:
+///      `too-short`, more than 11: `too-long` (`0033...` included: 00 is not North America's
+///      international prefix).
+///    - a country with a trunk prefix (`0` for most, `8` for 7, `06` for 36): digits starting
+///      with it are national, the trunk prefix is replaced by the country code
+///      (`021 560 12 34` with 41 is 41215601234); other digits must start with the country's
+///      code and are taken as E.164 (`41215601234`, `33162######` with 33); anything else is
+///      `missing-country-code` rather than a guess.
 ///    - a country without a trunk prefix (Italy, Spain, Portugal, Greece, Denmark, Norway,
 ///      Poland...): the country code is prepended and leading zeros are kept
-///      (`06 1234 5678` with 39 is 390612345678). International numbers must be written
-///      with `+` or `00` in such lists.
+///      (`06 1234 5678` with 39 is 390612345678).
 /// 6. The E.164 result, wildcards included, must have 7 to 15 digits (`too-short`,
 ///    `too-long`) and must not start with `0` (`missing-country-code`). A pattern needs at
 ///    least 4 digits before its wildcards, country code included (`invalid-pattern`: no
-///    "all of +44"). A number starting with `1` (North America) must have 11 digits, and
-///    its area code and exchange (digits 2 and 5) must not be 0 or 1 (`invalid-area-code`;
-///    for patterns only digits that are present are checked). With `checksNANP: false`
-///    (`--no-nanp-check`) this last rule is skipped, as CallKit skips it: any 7 to 15 digits
-///    starting with 1 are taken as they are, so spoofed caller IDs such as 12010000000 can
-///    be listed and looked up.
+///    "all of +44"). Then its country's rules from libphonenumber's metadata
+///    (`CountryTable`, docs/NUMBERS.md): the calling code must exist
+///    (`unknown-country-code`), the national part must have a possible length (`too-short`,
+///    `too-long`) and first digit (`invalid-leading-digit`); a number starting with `1`
+///    (North America) must have 11 digits, and its area code and exchange (digits 2 and 5)
+///    must not be 0 or 1 (`invalid-area-code`; for patterns only digits that are present are
+///    checked). With `lenient` (`--lenient`, formerly `--no-nanp-check`) these country rules
+///    are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0 are taken as
+///    they are, so spoofed caller IDs such as 12010000000 can be listed and looked up.
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///
 /// `normalize(_:)` on raw bytes allocates nothing: a field of 8 to 16 plain digits is read
-/// 8 bytes at a time, any other field in one pass (two for a range). Any bytes, including
+/// 8 bytes at a time, any other field in one pass (two for a range, or for a punctuated field
+/// without `--country`, whose North American shape is checked). Any bytes, including
 /// invalid UTF-8 and fields of any length, are safe.
 public struct NumberNormalizer: Sendable {
     /// The calling code given by `--country` (1, 33, 41...), or nil when every number
