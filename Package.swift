@@ -87,10 +87,11 @@ let package = Package(
             ],
             linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"])
         ),
-        // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser only).
+        // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser,
+        // and the reader library for the country table behind `--country`).
         .target(
             name: "CallDirServeOptions",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CallDirReader", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The daemon's executable: `calldir serve` execs it, so `calldir` itself never links NIO.
         .executableTarget(

@@ -14,7 +14,7 @@ package struct FastLookup {
     package var country: Int?
     package var json = false
     package var numbers: [String] = []
-    package var checksNANP = true
+    package var lenient = false
     package var policy = CallerIDPolicy()
 
     package init(index: String?, country: Int?, json: Bool, numbers: [String]) {
@@ -35,11 +35,11 @@ package struct FastLookup {
             case "--json": json = true
             case "--index": guard let value = rest.popFirst() else { return nil }; index = value
             case "--country":
-                guard let value = rest.popFirst(), let code = Int(value), (1...999).contains(code) else { return nil }
+                guard let value = rest.popFirst(), let code = CountryTable.callingCode(parsing: value) else { return nil }
                 country = code
             case "--anonymous": guard let value = rest.popFirst().flatMap(CallerIDAction.init) else { return nil }; policy.withheld = value
             case "--invalid": guard let value = rest.popFirst().flatMap(CallerIDAction.init) else { return nil }; policy.invalid = value
-            case "--no-nanp-check": checksNANP = false
+            case "--lenient", "--no-nanp-check": lenient = true
             case "-" where acceptsStdin: numbers.append(argument)
             default:
                 if argument.hasPrefix("-") { return nil }  // --help, --index=..., typos
@@ -63,7 +63,7 @@ package struct FastLookup {
         let lookup: Lookup
         do {
             lookup = try Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path),
-                                normalizer: NumberNormalizer(country: country, checksNANP: checksNANP),
+                                normalizer: NumberNormalizer(country: country, lenient: lenient),
                                 policy: policy, json: json)
         } catch {
             _ = Terminal.failStatus(error)

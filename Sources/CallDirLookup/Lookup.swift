@@ -21,14 +21,21 @@ package final class Lookup {
 
     package func answer(_ input: String) {
         switch normalizer.classify(input) {
-        case .number(let number): answer(number: number)
+        case .number(let number): answer(number: number, input: input)
         case .notANumber(let reason): notANumber(input, reason: reason)
         }
     }
 
-    package func answer(number: Int64) {
+    /// Answers a number; `input` is the text it was given as (its E.164 form when nil).
+    package func answer(number: Int64, input: String? = nil) {
         do {
-            write(try index.lookup(number))
+            let result = try index.lookup(number)
+            if let input {
+                var input = input
+                input.withUTF8 { input in result.withView { write($0, input: UnsafeRawBufferPointer(input)) } }
+            } else {
+                write(result)
+            }
         } catch {
             failed = true
             out.flush()
@@ -40,16 +47,29 @@ package final class Lookup {
         result.withView { write($0) }
     }
 
-    package func write(_ result: LookupResultView) {
+    package func write(_ result: LookupResultView, input: UnsafeRawBufferPointer? = nil) {
         if !result.isListed { unlisted = true }
-        write(result, to: &out)
+        write(result, input: input, to: &out)
     }
 
     /// The answer line of `result`, into `buffer` (a batch writes into a local buffer: every
     /// write to the class's `out` is checked at run time for exclusive access, 2% of a batch).
-    package func write(_ result: LookupResultView, to buffer: inout StdoutBuffer) {
+    /// `input` is the text the number was given as (valid UTF-8: the normaliser took it), for
+    /// JSON's `input`; nil writes the number's E.164 form there.
+    package func write(_ result: LookupResultView, input: UnsafeRawBufferPointer? = nil, to buffer: inout StdoutBuffer) {
         if json {
-            buffer.writeJSONLine(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }
+            buffer.writeJSONLine(maxBytes: JSONWriter.lookupBound(result) + 32 + 6 * (input?.count ?? 0)) { w in
+                w.text("\"input\":")
+                if let input {
+                    w.string(utf8: input)
+                } else {
+                    w.text("\"+")
+                    w.decimal(result.number)
+                    w.byte(UInt8(ascii: "\""))
+                }
+                w.byte(UInt8(ascii: ","))
+                w.lookupMembers(result)
+            }
         } else {
             buffer.writeLine(result)
         }
@@ -60,11 +80,12 @@ package final class Lookup {
         let action = policy.action(for: reason)
         if action == .allow { unlisted = true }
         if json {
-            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason)) { w in
+            let message = normalizer.explain(input, reason)  // the rule for this input
+            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(message: message)) { w in
                 w.text("\"input\":")
                 w.string(input)
                 w.byte(UInt8(ascii: ","))
-                w.notANumberMembers(reason, action: action)
+                w.notANumberMembers(reason, message: message, action: action)
             }
         } else {
             out.writeLine(input: input, reason: reason, action: action)

@@ -10,8 +10,15 @@ public struct CallerPolicyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The action for a caller ID that is not a possible number (911, 12010000000, abc): allow or block. Allow by default, so that a call never fails closed.", valueName: "action"))
     public var invalid = "allow"
 
-    @Flag(name: .customLong("no-nanp-check"), help: "Accept numbers starting with 1 that are not possible North American numbers (area code or exchange starting with 0 or 1), as CallKit does, so spoofed caller IDs can be listed and matched.")
+    @Flag(help: "Accept every number CallKit accepts (7 to 15 digits, not starting with 0) without checking its country's rules (calling code, length, first digit, North American area code), so spoofed caller IDs can be listed and matched.")
+    public var lenient = false
+
+    /// The former name of `--lenient`, kept for scripts.
+    @Flag(name: .customLong("no-nanp-check"), help: .hidden)
     public var noNANPCheck = false
+
+    /// `--lenient` or its former name.
+    public var isLenient: Bool { lenient || noNANPCheck }
 
     public init() {}
 
@@ -23,10 +30,4 @@ public struct CallerPolicyOptions: ParsableArguments {
         }
     }
 
-    /// Checks a `--country` value the way the normaliser needs it, as a usage error (exit 64).
-    public static func validate(country: Int?) throws {
-        if let country, !(1...999).contains(country) {
-            throw ValidationError("--country needs a calling code from 1 to 999 such as 1, 33 or 41 (got \(country)).")
-        }
-    }
 }

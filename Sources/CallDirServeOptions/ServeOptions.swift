@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The options of `calldir serve`, shared by the `calldir` front end (which parses them for
 /// `--help` and validation, then execs `calldir-serve`) and the `calldir-serve` daemon itself.
-/// This target depends on ArgumentParser only, so `calldir` never links SwiftNIO: linking it
+/// This target depends on ArgumentParser and CallDirReader only, so `calldir` never links SwiftNIO: linking it
 /// made every `calldir lookup` start measurably slower (docs/SERVE.md has the figures).
 public struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The index to serve (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
@@ -14,8 +14,11 @@ public struct ServeOptions: ParsableArguments {
     @Option(help: "TCP port; 0 picks a free one (logged at start).")
     public var port = 8080
 
-    @Option(help: ArgumentHelp("Calling code for national numbers in requests, e.g. 1 or 41.", valueName: "code"))
-    public var country: Int?
+    @Option(name: .customLong("country"), help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for caller IDs written without one.", valueName: "code"))
+    public var countryOption: CountryOption?
+
+    /// The calling code `--country` gives.
+    public var country: Int? { countryOption?.code }
 
     @OptionGroup(title: "Caller IDs that are not numbers")
     public var callerPolicy: CallerPolicyOptions
@@ -47,7 +50,6 @@ public struct ServeOptions: ParsableArguments {
         guard (0...Self.maxPollInterval).contains(pollInterval) else {
             throw ValidationError("--poll-interval must be 0 to \(Self.maxPollInterval) milliseconds (a day).")
         }
-        try CallerPolicyOptions.validate(country: country)
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
         guard ServeOptions.logLevels.contains(logLevel) else {
             throw ValidationError("Unknown --log-level '\(logLevel)'; use one of \(ServeOptions.logLevels.joined(separator: ", ")).")

@@ -110,13 +110,14 @@ public struct Router: Responder {
     private func notANumber(_ input: String, _ reason: RejectReason, _ loaded: LoadedIndex, format: ResponseFormat) -> Response {
         let action = policy.action(for: reason)
         if format != .json { return verdict(action.verdict, label: nil, format: format) }
-        let bound = 32 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(reason) + loaded.identity.count
+        let message = normalizer.explain(input, reason)  // the rule for this input
+        let bound = 32 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(message: message) + loaded.identity.count
         var body = allocator.buffer(capacity: bound)
         body.writeRaw(maxBytes: bound) { out in
             out.text("{\"input\":")
             out.string(input)
             out.byte(UInt8(ascii: ","))
-            out.notANumberMembers(reason, action: action)
+            out.notANumberMembers(reason, message: message, action: action)
             out.text(",\"index\":")
             loaded.identity.withUnsafeBytes { out.bytes($0) }
             out.byte(UInt8(ascii: "}"))
@@ -149,7 +150,7 @@ public struct Router: Responder {
         var numbers: [Int64] = []
         numbers.reserveCapacity(inputs.count)
         for case .number(let number) in classes { numbers.append(number) }
-        var answers = BatchAnswers(inputs: inputs, classes: classes, policy: policy, identity: loaded.identity,
+        var answers = BatchAnswers(inputs: inputs, classes: classes, policy: policy, normalizer: normalizer, identity: loaded.identity,
                                    allocator: allocator)
         do {
             // One batch lookup (memory reads overlapped, labels written from their bytes).

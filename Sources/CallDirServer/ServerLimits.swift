@@ -35,7 +35,7 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Calling code for national numbers in requests (like `calldir lookup --country`).
     public var country: Int?
-    /// Check that numbers starting with 1 are possible NANP numbers (`--no-nanp-check` turns it off).
+    /// Check each number against its country's rules (false: `--lenient`, or its former name `--no-nanp-check`).
     public var checksNANP = true
     /// What withheld, empty and invalid caller IDs get (`--anonymous`, `--invalid`).
     public var policy = CallerIDPolicy()

@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import CallDir
 import CallDirLookup
+import CallDirReader
 import CallDirServeOptions
 
 struct CompileCommand: ParsableCommand {
@@ -66,10 +67,14 @@ struct CompileCommand: ParsableCommand {
             help: ArgumentHelp("Where to write the index; --index is the same option (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Calling code for national numbers, e.g. 1, 33, 41. Without it, numbers must carry their country code.", valueName: "code"))
-    var country: Int?
+    @Option(help: ArgumentHelp(CountryOption.help, valueName: "code"))
+    var country: CountryOption?
 
-    @Flag(name: .customLong("no-nanp-check"), help: "Accept numbers starting with 1 that are not possible North American numbers (area code or exchange starting with 0 or 1), as CallKit does, so spoofed caller IDs can be blocked.")
+    @Flag(help: "Accept every number CallKit accepts (7 to 15 digits, not starting with 0) without checking its country's rules (calling code, length, first digit, North American area code), so spoofed caller IDs can be blocked.")
+    var lenient = false
+
+    /// The former name of `--lenient`, kept for scripts.
+    @Flag(name: .customLong("no-nanp-check"), help: .hidden)
     var noNANPCheck = false
 
     @Option(help: "Input format for every file: auto, text, vcard, json or plist.")
@@ -110,6 +115,12 @@ struct CompileCommand: ParsableCommand {
     @Option(name: .customLong("max-numbers"), help: "Fail when a device would have to load more entries than this (ranges counted by size).")
     var maxNumbers: Int64?
 
+    @Option(name: .customLong("min-numbers"), help: "Fail when a device would load fewer entries than this (ranges counted by size): a truncated download is not published.")
+    var minNumbers: Int64?
+
+    @Flag(name: .customLong("allow-empty"), help: "Publish an index without entries (by default an empty result fails: it would unblock every caller).")
+    var allowEmpty = false
+
     @Option(name: .customLong("build-time"), help: "Unix time to record as the build time (default: $SOURCE_DATE_EPOCH, else none, so output is reproducible).")
     var buildTime: Int64?
 
@@ -120,10 +131,13 @@ struct CompileCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try CallerPolicyOptions.validate(country: country)
         if list.contains("-") { throw ValidationError("--list is read once per kind, so it cannot be stdin ('-'): save it to a file.") }
         if parseSize(memory) == nil { throw ValidationError("--memory takes a size such as 64M or 1G, not '\(memory)'.") }
         if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
+        if let minNumbers, minNumbers < 0 { throw ValidationError("--min-numbers must be at least 0.") }
+        if let minNumbers, let maxNumbers, minNumbers > maxNumbers {
+            throw ValidationError("--min-numbers \(minNumbers) is above --max-numbers \(maxNumbers).")
+        }
         let stdinUses = (block + identify + allow).filter { $0 == "-" }.count
         if stdinUses > 1 { throw ValidationError("Only one list can be read from stdin ('-').") }
     }
@@ -137,11 +151,16 @@ struct CompileCommand: ParsableCommand {
         TemporaryFiles.installInterruptCleanup()
         let compiler: Compiler
         let diagnostics = DiagnosticOutput(errorOutput)
+        var problems: [Diagnostic] = []
+        let keepsProblems = json
         do {
-            compiler = try Compiler(options: options(), onDiagnostic: diagnostics.report,
-                                    onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
+            compiler = try Compiler(options: options(), onDiagnostic: { diagnostic in
+                if keepsProblems { problems.append(diagnostic) }
+                diagnostics.report(diagnostic)
+            }, onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
         } catch {
             _ = diagnostics.finish(error: error)
+            if json { printFailureJSON(error, problems: [], tally: ProblemTally()) }
             throw Terminal.fail(error)
         }
         let summary: CompileSummary
@@ -151,10 +170,36 @@ struct CompileCommand: ParsableCommand {
         } catch {
             Terminal.clearProgress()
             _ = diagnostics.finish(error: error)
+            if json { printFailureJSON(error, problems: problems, tally: compiler.problemTally) }
             throw Terminal.fail(error, negative: [.invalidList, .limitExceeded])
         }
         if let status = diagnostics.finish(error: nil) { throw ExitCode(status) }
         report(summary)
+    }
+
+    /// `--json` on failure: one object, `ok: false`, with the problems and their tallies.
+    private func printFailureJSON(_ error: Error, problems: [Diagnostic], tally: ProblemTally) {
+        let message = (error as? CallDirError)?.description ?? "\(error)"
+        let object = JSONValue.object([
+            ("ok", .bool(false)),
+            ("error", .string(message)),
+            ("code", .string((error as? CallDirError).map { "\($0.code)" } ?? "internal")),
+            ("problems", .array(problems.map { p in
+                .object([
+                    ("file", .string(p.source)),
+                    ("line", .int(Int64(p.line))),
+                    ("text", p.text.map { .string($0) } ?? .null),
+                    ("reason", .string(p.rule)),
+                    ("message", .string(p.message)),
+                    ("callKitError", p.callKitError.map { .int(Int64($0)) } ?? .null),
+                ])
+            })),
+            ("tallies", tally.json),
+            ("advice", .string(tally.advice)),
+        ])
+        var out = StdoutBuffer()
+        out.write(object.rendered() + "\n")
+        _ = out.close()
     }
 
     private func options() throws -> CompileOptions {
@@ -168,8 +213,8 @@ struct CompileCommand: ParsableCommand {
         options.blockSources = block.map(file) + list.map { .list($0) } + blockSQL.map { .sqlite($0) }
         options.identifySources = identify.map(file) + list.map { .list($0) } + identifySQL.map { .sqlite($0) }
         options.allowSources = allow.map(file)
-        options.country = country
-        options.checksNANP = !noNANPCheck
+        options.country = country?.code
+        options.lenient = lenient || noNANPCheck
         options.maxErrors = maxErrors
         options.skipInvalid = skipInvalid
         options.rejectsPath = rejects
@@ -179,6 +224,8 @@ struct CompileCommand: ParsableCommand {
         options.temporaryFolder = tmpdir ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         options.check = check
         options.maxNumbers = maxNumbers
+        options.minNumbers = minNumbers
+        options.allowEmpty = allowEmpty
         options.buildTime = buildTime ?? getenv("SOURCE_DATE_EPOCH").flatMap { Int64(String(cString: $0)) } ?? 0
         return options
     }
@@ -186,9 +233,11 @@ struct CompileCommand: ParsableCommand {
     private func report(_ s: CompileSummary) {
         if json {
             var out = StdoutBuffer()
-            out.write(s.json.rendered() + "\n")
+            out.write(s.json(ok: true).rendered() + "\n")
             _ = out.close()  // the index is published; a lost summary is reported on stderr
         }
+        // Warnings are not the summary: -q keeps them.
+        for warning in s.warnings { Terminal.printError("warning: " + warning) }
         guard !quiet else { return }
         var line = "\(check ? "checked" : "compiled") \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"
         if s.blockedRanges + s.identifiedRanges > 0 {

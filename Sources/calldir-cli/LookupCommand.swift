@@ -38,8 +38,8 @@ struct LookupCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The index to read (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
     var index: String?
 
-    @Option(help: ArgumentHelp("Calling code for national numbers, e.g. 1 or 41.", valueName: "code"))
-    var country: Int?
+    @Option(help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for numbers written without one.", valueName: "code"))
+    var country: CountryOption?
 
     @Flag(help: "Print one JSON object per number.")
     var json = false
@@ -53,12 +53,11 @@ struct LookupCommand: ParsableCommand {
     func validate() throws {
         if numbers.isEmpty { throw ValidationError("Give at least one number, or '-' to read numbers from stdin.") }
         if numbers.contains("-") && numbers.count > 1 { throw ValidationError("'-' reads every number from stdin; give no other numbers.") }
-        try CallerPolicyOptions.validate(country: country)
     }
 
     func run() throws {
-        var fast = FastLookup(index: index, country: country, json: json, numbers: numbers)
-        fast.checksNANP = !callerPolicy.noNANPCheck
+        var fast = FastLookup(index: index, country: country?.code, json: json, numbers: numbers)
+        fast.lenient = callerPolicy.isLenient
         fast.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: callerPolicy.anonymous) ?? .allow,
                                      invalid: CallerIDAction(rawValue: callerPolicy.invalid) ?? .allow)
         fast.run(stream: { try $0.answerLines(path: "-") })  // exits with the documented status

@@ -34,7 +34,7 @@ struct ServeDaemon: ParsableCommand {
         config.host = options.host
         config.port = options.port
         config.country = options.country
-        config.checksNANP = !options.callerPolicy.noNANPCheck
+        config.checksNANP = !options.callerPolicy.isLenient
         config.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: options.callerPolicy.anonymous) ?? .allow,
                                        invalid: CallerIDAction(rawValue: options.callerPolicy.invalid) ?? .allow)
         if let threads = options.threads { config.threads = threads }

@@ -24,7 +24,7 @@ struct CompileLookupCLITests {
         #expect(unknown.stdout.hasSuffix("+12125550000  unknown\n"))
 
         let json = try CLI.run(["lookup", "--json", "18885555555"], environment: env)
-        #expect(json.stdout == #"{"number":"+18885555555","e164":18885555555,"action":"identify","blocked":false,"label":"Local business","labelMatch":"exact"}"# + "\n")
+        #expect(json.stdout == #"{"input":"18885555555","valid":true,"number":"+18885555555","e164":18885555555,"action":"identify","blocked":false,"label":"Local business","labelMatch":"exact"}"# + "\n")
     }
 
     @Test("stdin lookups answer every line in order")

@@ -29,7 +29,7 @@ struct LookupPolicyCLITests {
         }
         let both = try CLI.run(["lookup", "--json", "--invalid", "block", "--index", index, "911", "private"])
         #expect(both.stdout == """
-            {"input":"911","valid":false,"reason":"too-short","message":"too short to be an E.164 number","action":"block","blocked":true,"label":null}
+            {"input":"911","valid":false,"reason":"too-short","message":"E.164 numbers have 7 to 15 digits, country code included; this has 3","action":"block","blocked":true,"label":null}
             {"input":"private","valid":false,"reason":"anonymous","message":"the caller withheld the number (anonymous, private, restricted or unavailable)","action":"allow","blocked":false,"label":null}
 
             """)
@@ -39,22 +39,78 @@ struct LookupPolicyCLITests {
         #expect(bad.stderr.contains("--anonymous must be allow or block"))
     }
 
-    @Test("--no-nanp-check lists and finds numbers CallKit takes that are not possible NANP numbers")
+    @Test("--lenient (formerly --no-nanp-check) lists and finds numbers CallKit takes that are not possible numbers")
     func anyNANP() throws {
         let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try index(scratch)
-        let lenient = try CLI.run(["lookup", "--no-nanp-check", "--index", index, "12010000000"])
-        #expect(lenient.stdout == "+12010000000  blocked\n")
-        #expect(lenient.status == 0)
+        for flag in ["--lenient", "--no-nanp-check"] {
+            let lenient = try CLI.run(["lookup", flag, "--index", index, "12010000000"])
+            #expect(lenient.stdout == "+12010000000  blocked\n")
+            #expect(lenient.status == 0)
+        }
         let strict = try CLI.run(["lookup", "--index", index, "12010000000"])
         #expect(strict.stdout == "12010000000  unknown (not a number: invalid-area-code)\n")
         let refused = try CLI.run(["compile", "-q", "--block", scratch.write("c.txt", "12010000000\n"), "-o", scratch.file("j.calldir")])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("--no-nanp-check accepts it"))
+        #expect(refused.stderr.contains("--lenient accepts it"))
+        let unknownCode = try CLI.run(["compile", "-q", "--block", scratch.write("d.txt", "+999 123 4567\n"), "-o", scratch.file("k.calldir")])
+        #expect(unknownCode.status == 1)
+        #expect(unknownCode.stderr.contains("no country uses any of the calling codes +9, +99, +999"))
+        let listed = try CLI.run(["compile", "-q", "--lenient", "--block", scratch.file("d.txt"), "-o", scratch.file("k.calldir")])
+        #expect(listed.status == 0)
     }
 
-    @Test("a bad --country is a usage error (64) for lookup, compile and serve", arguments: ["0", "1000", "-3"])
+    @Test("--country takes a region (US, ch) as well as a calling code, in lookup and compile")
+    func countryRegion() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let index = try index(scratch)
+        for code in ["US", "us", "1", "+1", "CA"] {
+            let fast = try CLI.run(["lookup", "--index", index, "--country", code, "(201) 555-0100"])
+            #expect(fast.stdout == "+12015550100  blocked\n", "\(code): \(fast.stderr)")
+            let full = try CLI.run(["lookup", "--json", "--index", index, "--country=\(code)", "201.555.0100"])
+            #expect(full.stdout.contains("\"blocked\":true"), "\(code)")
+        }
+        let list = scratch.write("ch.txt", "021 213 09 11\n+41 (0)21 213 09 12\n")
+        let compiled = try CLI.run(["compile", "-q", "--country", "CH", "--sort", "--block", list, "-o", scratch.file("ch.calldir")])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        let found = try CLI.run(["lookup", "--index", scratch.file("ch.calldir"), "+41212130911", "+41 (0)21 213 09 12"])
+        #expect(found.stdout == "+41212130911  blocked\n+41212130912  blocked\n")
+        let refused = try CLI.run(["lookup", "--index", index, "--country", "USA", "2015550100"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("region (US, CH)") || refused.stderr.contains("region"), "\(refused.stderr)")
+    }
+
+    @Test("lookup --json: one shape for every answer, input and valid always present, from arguments and stdin")
+    func oneShape() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let index = try index(scratch)
+        let inputs = ["12015550100", "+1 (201) 555-0100", "12125550000", "anonymous", "911", "(201) 555-0100", "+999 123 4567"]
+        let fromArguments = try CLI.run(["lookup", "--json", "--index", index] + inputs)
+        let fromStdin = try CLI.run(["lookup", "--json", "--index", index, "-"], stdin: inputs.joined(separator: "\n") + "\n")
+        #expect(fromArguments.stdout == fromStdin.stdout)
+        let answers = try fromStdin.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(answers.count == inputs.count)
+        for (input, answer) in zip(inputs, answers) {
+            #expect(answer["input"] as? String == input)
+            for key in ["valid", "action", "blocked"] { #expect(answer[key] != nil, "\(input): \(key)") }
+            #expect(answer.keys.contains("label"))
+        }
+        #expect(answers.map { $0["valid"] as? Bool } == [true, true, true, false, false, false, false])
+        #expect(answers[1]["number"] as? String == "+12015550100")
+        // Messages name the rule for the input, and the daemon's batch says the same.
+        #expect(answers[5]["message"] as? String == "a national number (written the North American way), without its country code: pass --country (--country 1 for North America)")
+        #expect(answers[6]["message"] as? String == "no country uses any of the calling codes +9, +99, +999 (libphonenumber 9.0.43)")
+        let zero = try CLI.run(["lookup", "--json", "--country", "1", "--index", index, "+0123456789"])
+        #expect(zero.stdout.contains(#""message":"a country calling code never starts with 0""#), "\(zero.stdout)")
+        #expect(!zero.stdout.contains("use --country"))
+    }
+
+    @Test("a bad --country is a usage error (64) for lookup, compile and serve", arguments: ["0", "1000", "-3", "999", "USA", "ZZ"])
     func badCountry(code: String) throws {
         let scratch = TempFolder()
         defer { scratch.remove() }

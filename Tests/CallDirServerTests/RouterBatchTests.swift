@@ -28,7 +28,7 @@ struct RouterBatchTests {
         let normalizer = try NumberNormalizer(country: nil)
         let router = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: normalizer, policy: policy)
         var inputs = numbers.map { "+\($0)" } + ["19005551234", "18885550000", "14155550000"]
-        for (at, odd) in [(0, "anonymous"), (17, "nope"), (18, ""), (33, "1 800 FLOWERS"), (inputs.count + 4, "private")] {
+        for (at, odd) in [(0, "anonymous"), (17, "nope"), (18, ""), (33, "1 800 FLOWERS"), (40, "+999 123 4567"), (41, "(469) 257-6503"), (inputs.count + 4, "private")] {
             inputs.insert(odd, at: min(at, inputs.count))
         }
         let body = "[" + inputs.map { "\"\($0)\"" }.joined(separator: ",") + "]"
@@ -45,7 +45,8 @@ struct RouterBatchTests {
                 w.byte(UInt8(ascii: ","))
                 switch normalizer.classify(input) {
                 case .number(let number): w.lookupMembers(try! loaded.index.lookup(number))
-                case .notANumber(let reason): w.notANumberMembers(reason, action: policy.action(for: reason))
+                case .notANumber(let reason):
+                    w.notANumberMembers(reason, message: normalizer.explain(input, reason), action: policy.action(for: reason))
                 }
                 w.byte(UInt8(ascii: "}"))
             }
@@ -55,5 +56,6 @@ struct RouterBatchTests {
         let text = String(decoding: expected, as: UTF8.self)
         #expect(text.contains("Spam \\\"risk\\\" 0") && text.contains("Slash/Ünï 4") && text.contains("\"labelMatch\":\"range\""))
         #expect(text.contains("\"reason\":\"anonymous\""))
+        #expect(text.contains("no country uses any of the calling codes +9, +99, +999"))
     }
 }

@@ -62,7 +62,8 @@ struct ExportLiveCallerIDTests {
     static func index(in folder: TempFolder) throws -> String {
         let block = folder.write("b.txt", "18005555555\n1900555000#\n")
         let identify = folder.write("i.txt", "4121560000-4121560004\tRange\n4121560002\tExact \"wins\"\n18005555555\tBoth\n18775555555\tTele\n")
-        try compile(block: [block], identify: [identify], output: folder.file("i.calldir")) { $0.sort = true }
+        // +41 2156000x has 8 national digits, one short of a Swiss number: --lenient.
+        try compile(block: [block], identify: [identify], output: folder.file("i.calldir")) { $0.sort = true; $0.lenient = true }
         return folder.file("i.calldir")
     }
 

@@ -8,8 +8,8 @@ public struct CompileOptions: Sendable {
     public var output: String
     /// Calling code for national numbers (nil: numbers must carry their country code).
     public var country: Int?
-    /// Numbers starting with 1 must be possible NANP numbers (`--no-nanp-check` turns it off).
-    public var checksNANP = true
+    /// Accept what CallKit accepts without the per-country rules (`--lenient`).
+    public var lenient = false
     /// Stop after this many problems (validation errors, or rejected rows in strict mode).
     public var maxErrors = 20
     /// Count and skip rows that cannot be normalised instead of failing.
@@ -27,6 +27,10 @@ public struct CompileOptions: Sendable {
     public var temporaryFolder = "/tmp"
     /// Fail when a device would have to load more entries than this (ranges counted by size).
     public var maxNumbers: Int64?
+    /// Fail when a device would load fewer entries than this (`--min-numbers`).
+    public var minNumbers: Int64?
+    /// Publish an index without entries (`--allow-empty`); by default that fails.
+    public var allowEmpty = false
     /// Unix seconds to record as the build time (0: none, keeping output reproducible).
     public var buildTime: Int64 = 0
     /// Validate only (`compile --check`): every source read and every rule applied as in a

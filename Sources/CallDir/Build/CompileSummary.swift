@@ -30,6 +30,11 @@ public struct CompileSummary: Sendable {
     public var fileBytes = 0
     public var checksum: UInt32 = 0
     public var seconds = 0.0
+    /// Things the compile did but that look wrong (most numbers national ones read without
+    /// --country...), for stderr and `--json`.
+    public var warnings: [String] = []
+    /// Without --country: the calling codes most numbers got, from a sample, most first.
+    public var topCountryCodes: [(code: Int, count: Int)] = []
 
     /// Copies the counts an index's metadata holds.
     mutating func take(_ m: IndexMetadata) {

@@ -7,6 +7,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// The CallKit error this problem would cause on a device, when there is one.
     public var callKitError: Int?
+    /// The row's number field as read (at most 60 bytes; invalid UTF-8 replaced), or the
+    /// number the rule is about.
+    public var text: String?
 
     public var description: String { "\(source):\(line): \(message)" }
 }
@@ -27,6 +30,9 @@ final class DiagnosticLog {
     let sourceNames: [String]
     private let onDiagnostic: (Diagnostic) -> Void
     private(set) var count = 0
+    private(set) var tally = ProblemTally()
+    /// The sources problems were found in, by index.
+    private(set) var sourcesWithProblems: Set<Int> = []
 
     init(limit: Int, sourceNames: [String], onDiagnostic: @escaping (Diagnostic) -> Void) {
         self.limit = max(1, limit)
@@ -36,10 +42,14 @@ final class DiagnosticLog {
 
     struct LimitReached: Error {}
 
-    func report(_ origin: Origin, rule: String, _ message: String, callKitError: Int? = nil) throws {
+    func noteNationalNumber() { tally.sawNationalNumbers = true }
+
+    func report(_ origin: Origin, rule: String, _ message: String, callKitError: Int? = nil, text: String? = nil) throws {
         count += 1
+        tally.add(rule)
+        sourcesWithProblems.insert(origin.source)
         onDiagnostic(Diagnostic(source: sourceNames[origin.source], line: origin.line, rule: rule,
-                                message: message, callKitError: callKitError))
+                                message: message, callKitError: callKitError, text: text))
         if count >= limit { throw LimitReached() }
     }
 

@@ -58,7 +58,7 @@ struct EntrySink {
         if number == previous {
             guard dedupe else {
                 try log.report(origin, rule: "duplicate-entries",
-                               "\(number) repeats \(place): duplicate entries (CallKit error 4)", callKitError: 4)
+                               "\(number) repeats \(place): duplicate entries (CallKit error 4)", callKitError: 4, text: "\(number)")
                 return
             }
             duplicates += 1
@@ -70,6 +70,6 @@ struct EntrySink {
         }
         try log.report(origin, rule: "entries-out-of-order",
                        "\(number) is not above \(previous) (\(place)): entries out of order (CallKit error 3)",
-                       callKitError: 3)
+                       callKitError: 3, text: "\(number)")
     }
 }

@@ -15,7 +15,7 @@ struct RangeText {
 
     init(spans: Bool) {
         self.spans = spans
-        normalizer = try! NumberNormalizer(country: nil)  // nil is always a valid country
+        normalizer = NumberNormalizer.northAmericanRulesOnly()
     }
 
     /// Calls `body` with the pieces of `range`, ascending.

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// The formats `openSource` reads. SQLite databases are read with `SQLiteSource` instead.
 public enum InputFormat: String, CaseIterable, Sendable {
     /// Decide from the first bytes (after gzip decompression); see `openSource`.
@@ -19,6 +21,9 @@ public enum InputFormat: String, CaseIterable, Sendable {
 /// `BEGIN:VCARD` (any case) is vCard; `[` or `{` is JSON (a top-level object is then reported
 /// as an error by the JSON reader); `<?xml`, `<!DOCTYPE plist` or `<plist` is a plist;
 /// `bplist` (a binary plist) is an error; anything else, including empty input, is text.
+/// Whatever the format, input that is not text (a calldir index or delta, a SQLite database,
+/// an image: a NUL byte or many control bytes among the first 4 KiB) is refused at once, with
+/// one error that names what it looks like, so no row of it is ever echoed.
 /// Only the first 4 KiB are examined; the bytes looked at are read again by the parser, so
 /// detection works on stdin. The file is opened here: a missing file fails at once.
 public func openSource(path: String, format: InputFormat = .auto,
@@ -49,8 +54,14 @@ func openSource(bytes: [UInt8], name: String, format: InputFormat = .auto, optio
 private func makeSource(origin: InputOrigin, format: InputFormat, options: TextListOptions,
                         actions: (kind: EntryKind, takesUnmarked: Bool)? = nil) throws -> any EntrySource {
     var chosen = format
+    let head = try origin.peek(count: detectionWindow)
+    if head.starts(with: "bplist".utf8) { throw PlistListSource.binaryPlistError(origin.name) }
+    if let kind = binaryKind(head) {
+        throw CallDirError(.badInput, "not a text list: \(kind); compile reads text, CSV, vCard, JSON or XML plist lists",
+                           path: origin.name)
+    }
     if format == .auto {
-        chosen = try detectFormat(origin.peek(count: detectionWindow), name: origin.name)
+        chosen = try detectFormat(head, name: origin.name)
     }
     switch chosen {
     case .auto, .text: return TextListSource(origin: origin, options: options)
@@ -58,6 +69,27 @@ private func makeSource(origin: InputOrigin, format: InputFormat, options: TextL
     case .json: return JSONListSource(origin: origin, actions: actions)
     case .plist: return PlistListSource(origin: origin)
     }
+}
+
+/// What binary input looks like, or nil for text: the known magic numbers first, then any NUL
+/// byte or more than one control byte in 16 (tab, CR, LF and form feed aside).
+func binaryKind(_ head: UnsafeRawBufferPointer) -> String? {
+    func starts(_ magic: [UInt8]) -> Bool { head.count >= magic.count && head.prefix(magic.count).elementsEqual(magic) }
+    if starts(IndexFormat.magic) { return "looks like a calldir index (read it with inspect, lookup or export)" }
+    if starts(DeltaFile.magic) { return "looks like a calldir delta (apply it with patch)" }
+    if starts(Array("SQLite format 3\u{0}".utf8)) { return "looks like a SQLite database (read it with --block-sql or --identify-sql)" }
+    if starts([0x89, 0x50, 0x4E, 0x47]) || starts([0xFF, 0xD8, 0xFF]) || starts(Array("GIF8".utf8)) { return "looks like an image" }
+    if starts(Array("%PDF".utf8)) { return "looks like a PDF document" }
+    if starts([0x50, 0x4B, 0x03, 0x04]) { return "looks like a zip archive (unzip it first)" }
+    var controls = 0
+    for byte in head {
+        if byte == 0 {
+            return (head.count >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF))
+                ? "looks like UTF-16 text (save it as UTF-8)" : "binary data"
+        }
+        if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C || byte == 0x7F { controls += 1 }
+    }
+    return controls * 16 > head.count ? "binary data" : nil
 }
 
 /// How many decompressed bytes format detection examines.

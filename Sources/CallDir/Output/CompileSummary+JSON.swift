@@ -1,8 +1,12 @@
 import CallDirReader
 
 extension CompileSummary {
-    public var json: JSONValue {
+    public var json: JSONValue { json(ok: true) }
+
+    /// The summary, with `ok` first so a script tells success from failure by one field.
+    public func json(ok: Bool) -> JSONValue {
         .object([
+            ("ok", .bool(ok)),
             ("output", .string(output)),
             ("rowsRead", .int(Int64(rowsRead))),
             ("blockedNumbers", .int(Int64(blockedNumbers))),
@@ -27,6 +31,8 @@ extension CompileSummary {
             ("bytesPerEntry", .double(bytesPerEntry)),
             ("checksum", .string(hex(checksum))),
             ("seconds", .double(seconds)),
+            ("warnings", .array(warnings.map { .string($0) })),
+            ("topCountryCodes", .object(topCountryCodes.map { ("\($0.code)", .int(Int64($0.count))) })),
         ])
     }
 }

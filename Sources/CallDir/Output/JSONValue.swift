@@ -54,9 +54,11 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 extension LookupResult {
-    /// The JSON shape shared by `calldir lookup --json` and the daemon.
+    /// The JSON shape shared by `calldir lookup --json` and the daemon (which put `input`
+    /// before it).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
+            ("valid", .bool(true)),
             ("number", .string("+\(number)")),
             ("e164", .int(number)),
             ("action", .string(action.rawValue)),

@@ -116,7 +116,17 @@ struct FieldScan {
                     separators.lastDotPair = i
                 }
                 onlySpaces = false
-            case 0x28, 0x29, 0x2F:  // ( ) /
+            case 0x28:  // (
+                // `+41 (0)21 ...`: the trunk prefix written after the country code is not
+                // dialled from abroad; dropped after `+` or `00` and a 1-3 digit code.
+                if i + 2 < end, bytes[i + 1] == 0x30, bytes[i + 2] == 0x29, digits.wildcards == 0,
+                   plus ? (1...3).contains(digits.literal)
+                        : (3...5).contains(digits.literal) && digits.startsWith(0, length: 2)
+                {
+                    i += 2
+                }
+                onlySpaces = false
+            case 0x29, 0x2F:  // ) /
                 onlySpaces = false
             default:
                 invalidCharacter = true
@@ -178,4 +188,29 @@ private func eightDigitsValue(_ word: UInt64) -> UInt64 {
     let mul1: UInt64 = 100 + (1_000_000 << 32)
     let mul2: UInt64 = 1 + (10_000 << 32)
     return (((v & mask) &* mul1) &+ (((v >> 16) & mask) &* mul2)) >> 32
+}
+
+/// Whether `bytes[start..<end]`, a field without `+`, is written the way North Americans write
+/// a national number without its country code: `(469) 257-6503` (a `(` before any digit), or
+/// 10 digits in groups of 3, 3 and 4 (`469-257-6503`, `469 257 6503`, `469.257.6503`). A second
+/// pass, made only for fields with punctuation read without `--country`: the scan every field
+/// takes is not slowed down for it.
+func looksNational(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+    var groups = 0, shape = 0, length = 0  // shape: the group lengths, a decimal digit each
+    for i in start..<end {
+        let byte = bytes[i]
+        if byte &- 0x30 < 10 {
+            length += 1
+            continue
+        }
+        if byte == 0x28, groups == 0, length == 0 { return true }
+        if length > 0 {
+            groups += 1
+            if groups > 3 || length > 9 { return false }
+            shape = shape * 10 + length
+            length = 0
+        }
+    }
+    if length > 0 { groups += 1; shape = shape * 10 + length }
+    return groups == 3 && shape == 334
 }

@@ -16,70 +16,104 @@
 /// 4. `#` stands for any one digit. Wildcards must be trailing (punctuation may sit between
 ///    them: `+41 21 560 ## ##`); a digit after a `#`: `invalid-pattern`. A pattern with k
 ///    wildcards after the digits P covers P·10^k ... P·10^k + 10^k − 1.
-/// 5. Prefixes, on the digits with punctuation ignored:
+/// 5. Prefixes, on the digits with punctuation ignored (`(0)` right after a `+` or `00`
+///    country code is the trunk prefix as business cards write it, and is dropped):
 ///    - `+`: the digits are E.164, country code included.
-///    - `00`: an international prefix, removed; `011` too with `--country 1`.
+///    - an international prefix of the `--country` given (`CountryTable`: `011` for 1, `00`
+///      for most, `810` for 7...; `00` without `--country`) is removed.
 ///    - without `--country`, the digits are E.164 written without `+`
-///      (`14085555555`); a leading `0`: `missing-country-code`.
+///      (`14085555555`); a leading `0`, or a North American national shape
+///      (`(469) 257-6503`, `469-257-6503`): `missing-country-code`.
 ///    - `--country 1` (North America): 10 digits get a `1` in front, 11 digits starting
-///      with `1` are kept; fewer than 10 digits: `too-short`, other lengths: `too-long`.
-///    - a country with a trunk prefix (`0` for most, `8` for 7, 370 and 375, `06` for 36):
-///      digits starting with it are national, the trunk prefix is replaced by the country
-///      code (`021 560 12 34` with 41 is 41215601234); other digits must start with the
-///      country's code and are taken as E.164 (`41215601234`, `33162######` with 33);
-///      anything else is `missing-country-code` rather than a guess.
+///      with `1` are kept; other 11 digits: `invalid-leading-digit`; fewer than 10:
+///      `too-short`, more than 11: `too-long` (`0033...` included: 00 is not North America's
+///      international prefix).
+///    - a country with a trunk prefix (`0` for most, `8` for 7, `06` for 36): digits starting
+///      with it are national, the trunk prefix is replaced by the country code
+///      (`021 560 12 34` with 41 is 41215601234); other digits must start with the country's
+///      code and are taken as E.164 (`41215601234`, `33162######` with 33); anything else is
+///      `missing-country-code` rather than a guess.
 ///    - a country without a trunk prefix (Italy, Spain, Portugal, Greece, Denmark, Norway,
 ///      Poland...): the country code is prepended and leading zeros are kept
-///      (`06 1234 5678` with 39 is 390612345678). International numbers must be written
-///      with `+` or `00` in such lists.
+///      (`06 1234 5678` with 39 is 390612345678).
 /// 6. The E.164 result, wildcards included, must have 7 to 15 digits (`too-short`,
 ///    `too-long`) and must not start with `0` (`missing-country-code`). A pattern needs at
 ///    least 4 digits before its wildcards, country code included (`invalid-pattern`: no
-///    "all of +44"). A number starting with `1` (North America) must have 11 digits, and
-///    its area code and exchange (digits 2 and 5) must not be 0 or 1 (`invalid-area-code`;
-///    for patterns only digits that are present are checked). With `checksNANP: false`
-///    (`--no-nanp-check`) this last rule is skipped, as CallKit skips it: any 7 to 15 digits
-///    starting with 1 are taken as they are, so spoofed caller IDs such as 12010000000 can
-///    be listed and looked up.
+///    "all of +44"). Then its country's rules from libphonenumber's metadata
+///    (`CountryTable`, docs/NUMBERS.md): the calling code must exist
+///    (`unknown-country-code`), the national part must have a possible length (`too-short`,
+///    `too-long`) and first digit (`invalid-leading-digit`); a number starting with `1`
+///    (North America) must have 11 digits, and its area code and exchange (digits 2 and 5)
+///    must not be 0 or 1 (`invalid-area-code`; for patterns only digits that are present are
+///    checked). With `lenient` (`--lenient`, formerly `--no-nanp-check`) these country rules
+///    are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0 are taken as
+///    they are, so spoofed caller IDs such as 12010000000 can be listed and looked up.
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///
 /// `normalize(_:)` on raw bytes allocates nothing: a field of 8 to 16 plain digits is read
-/// 8 bytes at a time, any other field in one pass (two for a range). Any bytes, including
+/// 8 bytes at a time, any other field in one pass (two for a range, or for a punctuated field
+/// without `--country`, whose North American shape is checked). Any bytes, including
 /// invalid UTF-8 and fields of any length, are safe.
 public struct NumberNormalizer: Sendable {
     /// The calling code given by `--country` (1, 33, 41...), or nil when every number
     /// must carry its own.
     public let country: Int?
 
-    private enum Mode: Sendable {
+    enum Mode: Sendable {
         case e164
         case northAmerica
-        case national(code: UInt64, codeLength: Int, format: NationalFormat)
+        /// `trunk` nil: national numbers have no trunk prefix (Italy, Spain...).
+        case national(code: UInt64, codeLength: Int, trunk: DigitPrefix?)
     }
 
-    private let mode: Mode
-    /// Whether numbers starting with 1 must be possible North American numbers (rule 6).
-    public let checksNANP: Bool
+    let mode: Mode
+    /// Accept every number CallKit accepts (7 to 15 digits, not starting with 0): skip the
+    /// per-country rules of rule 6 (`--lenient`), so spoofed caller IDs such as 12010000000 can
+    /// be listed and looked up.
+    public let lenient: Bool
     /// 11 digits starting with 1 are E.164 as written and checked as NANP numbers (no
-    /// --country, or --country 1, and `checksNANP`).
+    /// --country, or --country 1, and not lenient).
     private let takesNANPAsIs: Bool
+    /// `CountryTable.byPrefix`: possible lengths and first digits by a number's first 3 digits.
+    private let rules: PrefixRules
+    /// The prefixes dialled before a foreign number in the `--country` given (`011` for 1,
+    /// `00` for most); `00` without `--country`.
+    private let internationalPrefixes: PrefixList
 
-    /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or 1...999.
-    public init(country: Int? = nil, checksNANP: Bool = true) throws(CallDirError) {
+    /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or a calling code
+    ///   some country uses.
+    public init(country: Int? = nil, lenient: Bool = false) throws(CallDirError) {
+        try self.init(country: country, lenient: lenient, rules: CountryTable.byPrefix)
+    }
+
+    /// Only the North American rules of rule 6 (area code and exchange, 11 digits for +1),
+    /// no other country's: what exports check their `FIRST-LAST` ends with, whatever rules
+    /// the index was compiled with.
+    package static func northAmericanRulesOnly() -> NumberNormalizer {
+        try! NumberNormalizer(country: nil, lenient: false, rules: CountryTable.anyNumber)  // nil is always valid
+    }
+
+    private init(country: Int?, lenient: Bool, rules: PrefixRules) throws(CallDirError) {
         self.country = country
-        self.checksNANP = checksNANP
-        takesNANPAsIs = (country == nil || country == 1) && checksNANP
-        guard let country else { mode = .e164; return }
-        guard (1...999).contains(country) else {
-            throw CallDirError(.usage, "--country needs a calling code from 1 to 999 such as 1, 33 or 41 (got \(country))")
+        self.lenient = lenient
+        self.rules = rules
+        takesNANPAsIs = (country == nil || country == 1) && !lenient
+        guard let country else {
+            mode = .e164
+            internationalPrefixes = CountryTable.prefixLists[0]!
+            return
         }
+        guard CountryTable.exists(country) else {
+            throw CallDirError(.usage, "--country needs a calling code some country uses, such as 1, 33 or 41, or a region such as US, FR or CH (got \(country))")
+        }
+        internationalPrefixes = CountryTable.prefixLists[country]!  // exists: checked above
         if country == 1 {
             mode = .northAmerica
         } else {
             let length = country < 10 ? 1 : country < 100 ? 2 : 3
             mode = .national(code: UInt64(country), codeLength: length,
-                             format: TrunkPrefixes.format(forCountry: country))
+                             trunk: CountryTable.trunkPrefix(country).flatMap(DigitPrefix.init))
         }
     }
 
@@ -139,16 +173,13 @@ public struct NumberNormalizer: Sendable {
                 length = 11
                 lead = 0x31
             } else if length != 11 || lead != 0x31 {
-                return .failure(length < 10 ? .tooShort : .tooLong)
+                return .failure(length < 10 ? .tooShort : length == 11 ? .invalidLeadingDigit : .tooLong)
             }
         case .national:
             return nil
         }
         if length > E164.maxDigits { return .failure(.tooLong) }
-        if lead == 0x31, checksNANP {
-            if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
-            if !isPossibleNorthAmerican(value, literal: 11) { return .failure(.invalidAreaCode) }
-        }
+        if !lenient, let problem = countryProblem(value, literal: length, total: length) { return .failure(problem) }
         return .success(.number(Int64(value)))
     }
 
@@ -172,6 +203,7 @@ public struct NumberNormalizer: Sendable {
         if scan.misplacedPlus { return .failure(.invalidCharacter) }
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
         if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
+        if case .e164 = mode, !scan.plus, looksNational(bytes, from: start, to: end) { return .failure(.missingCountryCode) }
         return finish(digits, plus: scan.plus)
     }
 
@@ -244,26 +276,35 @@ public struct NumberNormalizer: Sendable {
 
     /// Rule 5: the digits as E.164 (country code first).
     @inline(__always)
-    private func international(_ digits: Digits, plus: Bool) -> Result<Digits, RejectReason> {
+    func international(_ digits: Digits, plus: Bool) -> Result<Digits, RejectReason> {
         if plus { return .success(digits) }
-        if digits.startsWith(0, length: 2) { return .success(digits.dropping(0, length: 2)) }
+        var i = 0
+        while i < internationalPrefixes.count {
+            let prefix = internationalPrefixes.base[i]
+            if digits.startsWith(prefix.value, length: prefix.length) {
+                return .success(digits.dropping(prefix.value, length: prefix.length))
+            }
+            i &+= 1
+        }
         switch mode {
         case .e164:
             if digits.startsWith(0, length: 1) { return .failure(.missingCountryCode) }
             return .success(digits)
         case .northAmerica:
-            if digits.startsWith(11, length: 3) { return .success(digits.dropping(11, length: 3)) }
             if digits.total == 10 { return .success(digits.prepending(1, length: 1)) }
             if digits.total == 11, digits.startsWith(1, length: 1) { return .success(digits) }
+            // 11 digits must be 1 + 10 (`07453775817` is not North American); longer ones
+            // are too long, `00...` included: North America's international prefix is 011.
+            if digits.total == 11 { return .failure(.invalidLeadingDigit) }
             return .failure(digits.total < 10 ? .tooShort : .tooLong)
-        case .national(let code, let codeLength, .trunkPrefix(let trunk, let trunkLength)):
-            guard digits.startsWith(trunk, length: trunkLength) else {
+        case .national(let code, let codeLength, let trunk?):
+            guard digits.startsWith(trunk.value, length: trunk.length) else {
                 // Not national: it must then carry this country's code. Anything else would
                 // be a guess (`215601234` with 41 is a Swiss number that lost its 0).
                 return digits.startsWith(code, length: codeLength) ? .success(digits) : .failure(.missingCountryCode)
             }
-            return prepend(code, length: codeLength, to: digits.dropping(trunk, length: trunkLength))
-        case .national(let code, let codeLength, .noTrunkPrefix):
+            return prepend(code, length: codeLength, to: digits.dropping(trunk.value, length: trunk.length))
+        case .national(let code, let codeLength, nil):
             return prepend(code, length: codeLength, to: digits)
         }
     }
@@ -286,9 +327,8 @@ public struct NumberNormalizer: Sendable {
         if e164.wildcards > 0, e164.literal < Self.minPatternDigits { return .failure(.invalidPattern) }
         let scale = powerOfTen(e164.wildcards)
         let first = e164.value * scale
-        if checksNANP, e164.startsWith(1, length: 1) {
-            if length != 11 { return .failure(length < 11 ? .tooShort : .tooLong) }
-            if !isPossibleNorthAmerican(first, literal: e164.literal) { return .failure(.invalidAreaCode) }
+        if !lenient, let problem = countryProblem(first, literal: e164.literal, total: length) {
+            return .failure(problem)
         }
         // Always true for 7 to 15 digits not starting with 0; kept as the contract's guard.
         let low = Int64(first)
@@ -301,6 +341,48 @@ public struct NumberNormalizer: Sendable {
 
     /// A pattern must fix at least this many digits, country code included.
     static let minPatternDigits = 4
+
+    /// Rule 6's per-country part, on E.164 digits (`number` is them with wildcards as 0):
+    /// the calling code must exist, the national part must have a possible length and a
+    /// possible first digit (`CountryTable`), and a +1 number must have 11 digits and a
+    /// possible area code and exchange. Needs `literal >= 4`, `total <= 15`. Divisions by
+    /// constants and one read of `PrefixRules`.
+    @inline(__always)
+    private func countryProblem(_ number: UInt64, literal: Int, total: Int) -> RejectReason? {
+        if total == 11, number &- 10_000_000_000 < 10_000_000_000 {  // 1 + 10 digits, most of most lists
+            return isPossibleNorthAmerican(number, literal: literal) ? nil : .invalidAreaCode
+        }
+        let head = leadingFourDigits(number, total: total)
+        if head < 2000 {  // +1
+            if total != 11 { return total < 11 ? .tooShort : .tooLong }
+            return isPossibleNorthAmerican(number, literal: literal) ? nil : .invalidAreaCode
+        }
+        // Masking shifts (`&>>`): the amounts are below 32, and Swift's `>>` would test for that.
+        let rule = rules[head / 10]
+        if rule == 0 { return .unknownCountryCode }
+        let national = UInt32(truncatingIfNeeded: total) &- rule &>> 30
+        if rule &>> national & 1 == 0 {
+            return rule & ((1 &<< national) &- 1) == 0 ? .tooShort : .tooLong
+        }
+        return rule &>> (20 &+ UInt32(truncatingIfNeeded: head % 10)) & 1 == 0 ? .invalidLeadingDigit : nil
+    }
+
+    /// The first 4 of `total` (7 to 15) digits: divisions by constants, which compile to
+    /// multiplications, rather than one by a power of ten looked up.
+    @inline(__always)
+    private func leadingFourDigits(_ number: UInt64, total: Int) -> UInt64 {
+        switch total {
+        case 7: return number / 1_000
+        case 8: return number / 10_000
+        case 9: return number / 100_000
+        case 10: return number / 1_000_000
+        case 11: return number / 10_000_000
+        case 12: return number / 100_000_000
+        case 13: return number / 1_000_000_000
+        case 14: return number / 10_000_000_000
+        default: return number / powerOfTen(total - 4)
+        }
+    }
 
     /// Area code (digit 2) and exchange (digit 5) of an 11-digit `1...` number start with
     /// 2-9. Only digits among the `literal` leading ones are checked.

@@ -10,6 +10,8 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
     case tooShort = "too-short"
     case tooLong = "too-long"
     case missingCountryCode = "missing-country-code"
+    case unknownCountryCode = "unknown-country-code"
+    case invalidLeadingDigit = "invalid-leading-digit"
     case invalidAreaCode = "invalid-area-code"
     case invalidPattern = "invalid-pattern"
     case invalidRange = "invalid-range"
@@ -30,7 +32,8 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
 
     /// The reasons `NumberNormalizer.normalize` can give.
     public static let normalizerReasons: [RejectReason] = [
-        .empty, .invalidCharacter, .tooShort, .tooLong, .missingCountryCode, .invalidAreaCode,
+        .empty, .invalidCharacter, .tooShort, .tooLong, .missingCountryCode, .unknownCountryCode,
+        .invalidLeadingDigit, .invalidAreaCode,
         .invalidPattern, .invalidRange,
     ]
 
@@ -39,11 +42,13 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
         switch self {
         case .empty: return "no digits"
         case .invalidCharacter: return "contains a character that is not a digit or phone punctuation"
-        case .tooShort: return "too short to be an E.164 number"
-        case .tooLong: return "longer than E.164's 15 digits"
-        case .missingCountryCode: return "national number without a country code (use --country)"
+        case .tooShort: return "shorter than its country's numbers or E.164's 7 digits"
+        case .tooLong: return "longer than its country's numbers or E.164's 15 digits"
+        case .missingCountryCode: return "a national number, without its country code: pass --country"
+        case .unknownCountryCode: return "no country uses its calling code"
+        case .invalidLeadingDigit: return "no number of its country starts with that digit"
         case .invalidAreaCode:
-            return "not a possible North American number (area code or exchange starts with 0 or 1; --no-nanp-check accepts it)"
+            return "not a possible North American number (area code or exchange starts with 0 or 1; --lenient accepts it)"
         case .invalidPattern: return "'#' wildcards must be trailing digits of a number"
         case .invalidRange: return "a range needs two numbers of equal length, first <= last"
         case .missingLabel: return "identification entries need a label"

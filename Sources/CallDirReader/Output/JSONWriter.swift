@@ -14,11 +14,13 @@ public struct JSONWriter {
     /// The most bytes `string` can write for `text`: every byte escaped as \u00XX.
     public static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
     /// The most bytes `lookupMembers` can write.
-    public static func lookupBound(_ result: LookupResult) -> Int { 400 + stringBound(result.label ?? "") }
+    public static func lookupBound(_ result: LookupResult) -> Int { 416 + stringBound(result.label ?? "") }
     /// The most bytes `lookupMembers` can write for a view.
-    public static func lookupBound(_ view: LookupResultView) -> Int { 402 + 6 * (view.label?.count ?? 0) }
+    public static func lookupBound(_ view: LookupResultView) -> Int { 418 + 6 * (view.label?.count ?? 0) }
     /// The most bytes `notANumberMembers` can write.
     public static func notANumberBound(_ reason: RejectReason) -> Int { 128 + stringBound(reason.explanation) }
+    /// The most bytes `notANumberMembers(_:message:action:)` can write.
+    public static func notANumberBound(message: String) -> Int { 128 + stringBound(message) }
 
     @inline(__always)
     public mutating func byte(_ value: UInt8) {
@@ -130,15 +132,18 @@ public struct JSONWriter {
         byte(UInt8(ascii: "}"))
     }
 
-    /// The members of a lookup answer, without the enclosing braces: `number`, `e164`,
-    /// `action`, `blocked`, `blockedMatch`, `blockedRange`, `label`, `labelMatch`, `labelRange`.
+    /// The members of a lookup answer, without the enclosing braces: `valid` (true), `number`,
+    /// `e164`, `action`, `blocked`, `blockedMatch`, `blockedRange`, `label`, `labelMatch`,
+    /// `labelRange`. Every answer (`calldir lookup --json`, the daemon) puts `input` before
+    /// them, so a valid number's answer and `notANumberMembers`' share `input`, `valid`,
+    /// `action`, `blocked` and `label`: one shape.
     public mutating func lookupMembers(_ result: LookupResult) {
         result.withView { lookupMembers($0) }
     }
 
     /// `lookupMembers` for a batch lookup's view.
     public mutating func lookupMembers(_ result: LookupResultView) {
-        text("\"number\":\"+")
+        text("\"valid\":true,\"number\":\"+")
         decimal(result.number)
         text("\",\"e164\":")
         decimal(result.number)
@@ -174,10 +179,15 @@ public struct JSONWriter {
     /// The members of the answer for a caller ID that is not a number, without the braces:
     /// `"valid":false,"reason":...,"message":...,"action":...,"blocked":...,"label":null`.
     public mutating func notANumberMembers(_ reason: RejectReason, action: CallerIDAction) {
+        notANumberMembers(reason, message: reason.explanation, action: action)
+    }
+
+    /// `notANumberMembers` with the message for this input (`NumberNormalizer.explain`).
+    public mutating func notANumberMembers(_ reason: RejectReason, message: String, action: CallerIDAction) {
         text("\"valid\":false,\"reason\":")
         string(reason.rawValue)
         text(",\"message\":")
-        string(reason.explanation)
+        string(message)
         text(action == .block ? ",\"action\":\"block\",\"blocked\":true" : ",\"action\":\"allow\",\"blocked\":false")
         text(",\"label\":null")
     }

@@ -1,0 +1,96 @@
+extension NumberNormalizer {
+    /// The sentence a diagnostic shows for a rejected field: `reason` with the rule that
+    /// failed, named for this number and country ("+46 numbers have 6 to 10 or 12 digits
+    /// after 46; this has 11"; "a North American number (+1) has 11 digits; this has 12").
+    /// Off the hot path: it normalises the field again, only when it is rejected.
+    public func explain(_ field: UnsafeRawBufferPointer, _ reason: RejectReason) -> String {
+        guard RejectReason.normalizerReasons.contains(reason), reason != .invalidRange,
+              let scan = scanned(field)
+        else { return reason.explanation }
+        let digits = scan.digits
+        if reason == .missingCountryCode { return missingCountryCode(scan, field) }
+        guard digits.total <= Digits.maxAccumulated, case .success(let e164) = international(digits, plus: scan.plus) else {
+            if case .northAmerica = mode, !scan.plus {
+                let hint = digits.literal <= Digits.maxAccumulated && digits.startsWith(0, length: 2) && !digits.startsWith(11, length: 3)
+                    ? " (00 is not North America's international prefix: 011 is)" : ""
+                if reason == .invalidLeadingDigit {
+                    return "with --country 1 a number of 11 digits is 1 and a 10-digit North American number; this one starts with \(Self.digitString(digits).prefix(1))"
+                }
+                return "with --country 1 a number has 10 digits, or 11 starting with 1 (North America); this has \(digits.total)\(hint)"
+            }
+            return reason == .tooLong ? "E.164 numbers have at most 15 digits; this has \(digits.total)" : reason.explanation
+        }
+        let total = e164.total
+        if total < E164.minDigits || total > E164.maxDigits {
+            return "E.164 numbers have 7 to 15 digits, country code included; this has \(total)"
+        }
+        let text = Self.digitString(e164)
+        if text.hasPrefix("0") { return "a country calling code never starts with 0 (+\(text))" }
+        if text.hasPrefix("1") {
+            if reason == .invalidAreaCode { return reason.explanation }
+            return "a North American number (+1) has 11 digits; this has \(total)"
+                + (total == 10 && country == nil ? " (a national number? pass --country 1)" : "")
+        }
+        let code = (1...3).lazy.compactMap { Int(text.prefix($0)) }.first { CountryTable.exists($0) }
+        guard let code else {
+            let tried = (1...3).map { "+" + text.prefix($0) }.joined(separator: ", ")
+            let hint = country == nil && !scan.plus && digits.total == 10 && text.first! >= "2" && Array(text)[3] >= "2"
+                ? " (a North American number without its 1? pass --country 1)" : ""
+            return "no country uses any of the calling codes \(tried) (libphonenumber \(CountryTable.metadataVersion))" + hint
+        }
+        let codeDigits = String(code).count
+        let national = total - codeDigits
+        let who = "+\(code) numbers"
+        // `4692576503` without --country: most likely a North American number without its 1.
+        let nanpHint = country == nil && !scan.plus && digits.total == 10 && digits.wildcards == 0
+            && text.first! >= "2" && Array(text)[3] >= "2" ? " (a North American number without its 1? pass --country 1)" : ""
+        switch reason {
+        case .tooShort, .tooLong:
+            return "\(who) have \(CountryTable.describeLengths(CountryTable.nationalLengths(code))) digits after \(code); this has \(national)" + nanpHint
+        case .invalidLeadingDigit:
+            let first = text.dropFirst(codeDigits).prefix(1)
+            return "\(who) start with \(CountryTable.describeLengths(CountryTable.leadingDigits(code))) after \(code); this starts with \(first)" + nanpHint
+        default:
+            return reason.explanation
+        }
+    }
+
+    public func explain(_ field: String, _ reason: RejectReason) -> String {
+        var field = field
+        return field.withUTF8 { explain(UnsafeRawBufferPointer($0), reason) }
+    }
+
+    private func missingCountryCode(_ scan: FieldScan, _ field: UnsafeRawBufferPointer) -> String {
+        if scan.plus { return "a country calling code never starts with 0" }
+        switch mode {
+        case .e164, .northAmerica:
+            return looksNational(field, from: 0, to: field.count)
+                ? "a national number (written the North American way), without its country code: pass --country (--country 1 for North America)"
+                : "a national number (leading trunk prefix 0), without its country code: pass --country with its country's calling code (41, 33...)"
+        case .national(let code, _, let trunk):
+            let trunkText = trunk.map { " the trunk prefix \(String(repeating: "0", count: $0.length - String($0.value).count))\($0.value)," } ?? ""
+            return "with --country \(code) a number starts with\(trunkText) the country code \(code), an international prefix or +"
+        }
+    }
+
+    /// The field's digits as `normalize` scans them, when it is not a range.
+    private func scanned(_ field: UnsafeRawBufferPointer) -> FieldScan? {
+        var start = 0
+        var end = field.count
+        while start < end, [0x20, 0x09, 0x0D, 0x0A].contains(field[start]) { start += 1 }
+        while end > start, [0x20, 0x09, 0x0D, 0x0A].contains(field[end - 1]) { end -= 1 }
+        if end - start >= 4, field[start] | 0x20 == 0x74, field[start + 1] | 0x20 == 0x65,
+           field[start + 2] | 0x20 == 0x6C, field[start + 3] == 0x3A { start += 4 }
+        guard start < end else { return nil }
+        let scan = FieldScan(field, from: start, to: end)
+        guard !scan.invalidCharacter, scan.digits.literal > 0 else { return nil }
+        return scan
+    }
+
+    /// E.164 digits with `#` for wildcards, leading zeros kept.
+    static func digitString(_ digits: Digits) -> String {
+        let value = String(digits.value)
+        let zeros = max(0, digits.literal - value.count)
+        return String(repeating: "0", count: zeros) + value + String(repeating: "#", count: digits.wildcards)
+    }
+}
