@@ -62,6 +62,11 @@ struct ErrorFormatCLITests {
         return (path, bad)
     }
 
+    /// A rejected row as messages show it: control characters as U+FFFD, never echoed.
+    static func shown(_ row: String) -> String {
+        String(String.UnicodeScalarView(row.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0 }))
+    }
+
     @Test("github: one annotation per injected row of the real Swiss list, escaped, at its file and line",
           .enabled(if: swiss != nil, "../shared/realdata is not present: skipped"))
     func githubAnnotations() throws {
@@ -79,7 +84,7 @@ struct ErrorFormatCLITests {
             let line = try #require(Int(annotation.properties["line"] ?? ""))
             #expect(annotation.properties["file"] == path)
             let row = try #require(bad[line], "annotation at line \(line), not an injected row")
-            #expect(annotation.message.hasPrefix("'\(row)' rejected: "), "\(annotation.message)")
+            #expect(annotation.message.hasPrefix("'\(Self.shown(row))' rejected: "), "\(annotation.message)")
             #expect(annotation.properties["title"]?.hasPrefix("calldir: ") == true)
         }
     }
@@ -104,7 +109,7 @@ struct ErrorFormatCLITests {
         #expect(annotations.count == GitHubAnnotation.limit, "\(result.stderr)")
         #expect(annotations.prefix(9).allSatisfy { $0.properties["file"] == path && $0.properties["line"] != nil })
         #expect(annotations[0].message.contains("'3950' rejected"))
-        #expect(annotations[1].message.contains("'33\n10' rejected"), "a newline in the row is escaped, not a new line")
+        #expect(annotations[1].message.contains("'33\u{FFFD}10' rejected"), "a newline in the row is shown as U+FFFD, never as a new line")
         let summary = annotations[9]
         #expect(summary.properties["file"] == nil && summary.message.hasPrefix("7 more problems are not annotated"))
         // The 7 past the cap are in the log as FILE:LINE: reason.
@@ -127,7 +132,7 @@ struct ErrorFormatCLITests {
             let location = try #require(entry["location"] as? [String: Any])
             let begin = try #require((location["lines"] as? [String: Any])?["begin"] as? Int)
             #expect(location["path"] as? String == path && bad[begin] != nil)
-            #expect((entry["description"] as? String)?.hasPrefix("'\(bad[begin]!)' rejected") == true)
+            #expect((entry["description"] as? String)?.hasPrefix("'\(Self.shown(bad[begin]!))' rejected") == true)
             #expect(entry["severity"] as? String == "major" && (entry["check_name"] as? String)?.isEmpty == false)
             #expect((entry["fingerprint"] as? String)?.count == 32)
         }

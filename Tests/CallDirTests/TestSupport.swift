@@ -24,13 +24,6 @@ func compile(block: [String] = [], identify: [String] = [], output: String,
 
 func fileBytes(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
 
-/// Path of ../shared/realdata next to the package, or nil when this checkout has none.
-func realDataPath(_ name: String) -> String? {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let path = root.deletingLastPathComponent().appendingPathComponent("shared/realdata/\(name)").path
-    return FileManager.default.fileExists(atPath: path) ? path : nil
-}
-
 /// A valid North American number: 1, area code and exchange 200-999, line 0000-9999.
 func randomNANP<G: RandomNumberGenerator>(using rng: inout G) -> Int64 {
     10_000_000_000 + Int64.random(in: 200...999, using: &rng) * 10_000_000

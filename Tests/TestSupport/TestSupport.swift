@@ -2,6 +2,17 @@ import Foundation
 
 /// Helpers every test target shares: a scratch folder and a seeded generator.
 
+/// The package's root folder.
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// Path of `name` in ../shared/realdata (the real public lists beside the checkout), or nil
+/// when this checkout has none: tests that need it are then skipped and say so.
+public func realDataPath(_ name: String) -> String? {
+    let path = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata/\(name)").path
+    return FileManager.default.fileExists(atPath: path) ? path : nil
+}
+
 /// A fresh folder under /tmp (`mkdtemp`), removed by `remove()`.
 public struct TempFolder: Sendable {
     public let path: String
