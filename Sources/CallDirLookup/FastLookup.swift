@@ -80,6 +80,7 @@ package struct FastLookup {
             }
         } else {
             for number in numbers { lookup.answer(number) }
+            if !json { LookupHints.print(lookup.rejected, arguments: numbers, normalizer: lookup.normalizer) }
         }
         guard lookup.out.close() else { return 2 }
         return lookup.failed ? 2 : (lookup.unlisted ? 1 : 0)

@@ -19,10 +19,15 @@ package final class Lookup {
         self.json = json
     }
 
+    /// Inputs answered as not a number, for `LookupHints` (one-shot lookups only).
+    package var rejected: [(input: String, reason: RejectReason)] = []
+
     package func answer(_ input: String) {
         switch normalizer.classify(input) {
         case .number(let number): answer(number: number, input: input)
-        case .notANumber(let reason): notANumber(input, reason: reason)
+        case .notANumber(let reason):
+            rejected.append((input, reason))
+            notANumber(input, reason: reason)
         }
     }
 

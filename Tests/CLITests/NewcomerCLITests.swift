@@ -109,3 +109,64 @@ struct NewcomerCLITests {
                 "\(simulated)")
     }
 }
+
+/// What people paste into `calldir lookup`, and the messages of rows a compile rejects.
+@Suite("Pasted numbers and rejected rows")
+struct PastedNumberCLITests {
+    static func index(_ scratch: TempFolder) throws -> String {
+        let index = scratch.file("i.calldir")
+        let list = scratch.write("b.txt", "14692576503\n442079460959\n")
+        let compiled = try CLI.run(["compile", "-q", "--block", list, "-o", index])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        return index
+    }
+
+    @Test("a number in quotes copied from a spreadsheet is looked up, as compile reads it")
+    func quoted() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let result = try CLI.run(["lookup", "--index", try Self.index(scratch), "\"+14692576503\""])
+        #expect(result.stdout == "+14692576503  blocked\n")
+        #expect(result.status == 0)
+    }
+
+    @Test("a number split by the shell into several arguments gets a hint to quote it; stdout keeps one answer each")
+    func splitArguments() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let result = try CLI.run(["lookup", "--index", try Self.index(scratch), "+44", "20", "7946", "0959"])
+        #expect(result.stdout.split(separator: "\n").count == 4)
+        #expect(result.stderr.contains("hint: the 4 arguments are one number, +442079460959, when read together: "
+                                       + "quote it: calldir lookup '+44 20 7946 0959'"), "\(result.stderr)")
+    }
+
+    @Test("an extension is named, with the number to ask for; another character is named with its code point")
+    func extensionAndCharacter() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let index = try Self.index(scratch)
+        let ext = try CLI.run(["lookup", "--index", index, "+1 469 257 6503 x12"])
+        #expect(ext.stderr.contains("hint: '+1 469 257 6503 x12': an extension ('x12') is not part of a phone number: "
+                                    + "look up '+1 469 257 6503'"), "\(ext.stderr)")
+        let json = try CLI.run(["lookup", "--json", "--index", index, "+1 (469) 257-6503 ext. 7"])
+        #expect(json.stdout.contains(#""message":"an extension ('ext. 7') is not part of a phone number: look up '+1 (469) 257-6503'""#),
+                "\(json.stdout)")
+        #expect(json.stderr.isEmpty)
+        let letter = try CLI.run(["lookup", "--index", index, "1469257650O"])
+        #expect(letter.stderr.contains("hint: '1469257650O': 'O' (U+004F) is not a digit or phone punctuation"), "\(letter.stderr)")
+    }
+
+    @Test("a list without labels given to --identify suggests --block; a label too long gives its length")
+    func labelMessages() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let numbers = scratch.write("n.txt", "14692576503\n")
+        let missing = try CLI.run(["compile", "--identify", numbers, "-o", scratch.file("i.calldir")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("numbers without labels are a blocking list: give it with --block"), "\(missing.stderr)")
+        let long = scratch.write("l.csv", "14692576503,\(String(repeating: "é", count: 200))\n")
+        let tooLong = try CLI.run(["compile", "--identify", long, "-o", scratch.file("i.calldir")])
+        #expect(tooLong.status == 1)
+        #expect(tooLong.stderr.contains("UTF-8 bytes; this one has 400 (label-too-long)"), "\(tooLong.stderr)")
+    }
+}

@@ -261,14 +261,17 @@ public final class Compiler {
             // Labels seen before passed these checks; most rows repeat a known label.
             if !labels.isShared(label, hash: hash), rangeLabels.knownID(label, hash: hash) == nil,
                let problem = LabelRule.problem(label) {
-                try reject(origin, reason: problem, text: row.number)
+                let detail = problem == .labelTooLong
+                    ? "labels are at most \(IndexFormat.maxLabelBytes) UTF-8 bytes; this one has \(label.count)" : nil
+                try reject(origin, reason: problem, text: row.number, detail: detail)
                 return nil
             }
             return (entry, hash)
         }
     }
 
-    private func reject(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer) throws {
+    /// `detail` replaces the reason's explanation where the row says more (a label's length).
+    private func reject(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer, detail: String? = nil) throws {
         try rejects.record(origin, reason: reason, text: text)
         if !options.skipInvalid {
             if options.country == nil, RejectReason.normalizerReasons.contains(reason), Self.looksNorthAmerican(text) {
@@ -278,7 +281,7 @@ public final class Compiler {
             let shown = String(String.UnicodeScalarView(String(decoding: text.prefix(60), as: UTF8.self).unicodeScalars.map {
                 $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0
             }))
-            try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(normalizer.explain(text, reason)) (\(reason.rawValue))",
+            try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(detail ?? normalizer.explain(text, reason)) (\(reason.rawValue))",
                            text: shown)
         }
     }

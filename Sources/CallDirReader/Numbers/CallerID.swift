@@ -50,7 +50,12 @@ extension NumberNormalizer {
         case .success(.number(let number)): return .number(number)
         case .success(.range): return .notANumber(.notASingleNumber)
         case .failure(let reason):
-            return .notANumber(reason == .invalidCharacter && isWithheldWord(field) ? .withheld : reason)
+            guard reason == .invalidCharacter else { return .notANumber(reason) }
+            if isWithheldWord(field) { return .notANumber(.withheld) }
+            // Quotes copied from a spreadsheet ("+14692576503"): the number inside, as a
+            // compile's CSV reader takes it. Only on this failure path: no cost to others.
+            if let inner = quoted(field) { return classify(inner) }
+            return .notANumber(reason)
         }
     }
 
@@ -62,6 +67,15 @@ extension NumberNormalizer {
 
 private let withheldWords: [[UInt8]] = ["anonymous", "private", "restricted", "withheld", "unavailable", "unknown"]
     .map { Array($0.utf8) }
+
+/// The text inside one pair of double quotes around `field` (whitespace around them ignored).
+private func quoted(_ field: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    var start = 0, end = field.count
+    while start < end, field[start] == 0x20 || field[start] == 0x09 { start += 1 }
+    while end > start, field[end - 1] == 0x20 || field[end - 1] == 0x09 || field[end - 1] == 0x0D || field[end - 1] == 0x0A { end -= 1 }
+    guard end - start >= 3, field[start] == 0x22, field[end - 1] == 0x22 else { return nil }
+    return UnsafeRawBufferPointer(rebasing: field[(start + 1)..<(end - 1)])
+}
 
 /// One of `withheldWords`, ASCII case-insensitively, with surrounding whitespace ignored.
 private func isWithheldWord(_ field: UnsafeRawBufferPointer) -> Bool {

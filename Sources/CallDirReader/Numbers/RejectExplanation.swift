@@ -4,6 +4,7 @@ extension NumberNormalizer {
     /// after 46; this has 11"; "a North American number (+1) has 11 digits; this has 12").
     /// Off the hot path: it normalises the field again, only when it is rejected.
     public func explain(_ field: UnsafeRawBufferPointer, _ reason: RejectReason) -> String {
+        if reason == .invalidCharacter { return Self.invalidCharacter(field) }
         guard RejectReason.normalizerReasons.contains(reason), reason != .invalidRange,
               let scan = scanned(field)
         else { return reason.explanation }
@@ -71,6 +72,42 @@ extension NumberNormalizer {
             let trunkText = trunk.map { " the trunk prefix \(String(repeating: "0", count: $0.length - String($0.value).count))\($0.value)," } ?? ""
             return "with --country \(code) a number starts with\(trunkText) the country code \(code), an international prefix or +"
         }
+    }
+
+    /// What in `field` is not part of a number: an extension after it (`x12`, `ext. 12`), or
+    /// the first character that is neither a digit, `#`, `+` nor phone punctuation.
+    static func invalidCharacter(_ field: UnsafeRawBufferPointer) -> String {
+        let scalars = Array(String(decoding: field, as: UTF8.self).unicodeScalars)
+        if let (number, suffix) = extensionSplit(scalars) {
+            return "an extension ('\(suffix)') is not part of a phone number: look up '\(number)'"
+        }
+        let allowed: Set<Unicode.Scalar> = [" ", "\t", "\r", "\n", "#", "+", "-", ".", "(", ")", "/", "\u{A0}"]
+        guard let bad = scalars.first(where: { !allowed.contains($0) && !("0"..."9").contains($0) }) else {
+            return RejectReason.invalidCharacter.explanation
+        }
+        let shown = bad.value < 0x20 || (0x7F..<0xA0).contains(bad.value) ? "" : "'\(bad)' "
+        let code = String(bad.value, radix: 16, uppercase: true)
+        return "\(shown)(U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code)) is not a digit or phone punctuation"
+    }
+
+    /// `+1 469 257 6503 x12` -> ("+1 469 257 6503", "x12"): a number, then `x`, `ext`, `ext.`
+    /// or `extension` (any case) and digits to the end.
+    static func extensionSplit(_ scalars: [Unicode.Scalar]) -> (number: String, suffix: String)? {
+        var end = scalars.count
+        while end > 0, scalars[end - 1] == " " { end -= 1 }
+        var digitsStart = end
+        while digitsStart > 0, ("0"..."9").contains(scalars[digitsStart - 1]) { digitsStart -= 1 }
+        guard digitsStart < end else { return nil }
+        var wordEnd = digitsStart
+        while wordEnd > 0, scalars[wordEnd - 1] == " " || scalars[wordEnd - 1] == "." { wordEnd -= 1 }
+        let lower = String(String.UnicodeScalarView(scalars[..<wordEnd])).lowercased()
+        guard let word = ["extension", "ext", "x"].first(where: { lower.hasSuffix($0) }) else { return nil }
+        var numberEnd = wordEnd - word.unicodeScalars.count
+        while numberEnd > 0, scalars[numberEnd - 1] == " " || scalars[numberEnd - 1] == "," { numberEnd -= 1 }
+        guard numberEnd > 0, ("0"..."9").contains(scalars[numberEnd - 1]) || scalars[numberEnd - 1] == ")" else { return nil }
+        let number = String(String.UnicodeScalarView(scalars[..<numberEnd]))
+        let suffix = String(String.UnicodeScalarView(scalars[(wordEnd - word.unicodeScalars.count)..<end]))
+        return (number.drop { $0 == " " }.description, suffix)
     }
 
     /// The field's digits as `normalize` scans them, when it is not a range.

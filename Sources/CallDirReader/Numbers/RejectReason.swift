@@ -51,7 +51,8 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
             return "not a possible North American number (area code or exchange starts with 0 or 1; --lenient accepts it)"
         case .invalidPattern: return "'#' wildcards must be trailing digits of a number"
         case .invalidRange: return "a range needs two numbers of equal length, first <= last"
-        case .missingLabel: return "identification entries need a label"
+        case .missingLabel:
+            return "identification entries need a label (a second column); numbers without labels are a blocking list: give it with --block"
         case .emptyLabel: return "identification entries need a non-empty label"
         case .labelTooLong: return "labels are at most \(IndexFormat.maxLabelBytes) UTF-8 bytes"
         case .labelControlCharacter: return "labels must not contain control characters"
