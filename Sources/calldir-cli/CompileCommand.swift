@@ -239,13 +239,23 @@ struct CompileCommand: ParsableCommand {
         // Warnings are not the summary: -q keeps them.
         for warning in s.warnings { Terminal.printError("warning: " + warning) }
         guard !quiet else { return }
-        var line = "\(check ? "checked" : "compiled") \(formatCount(s.blockedNumbers)) blocked + \(formatCount(s.identifiedNumbers)) identified entries"
-        if s.blockedRanges + s.identifiedRanges > 0 {
-            line += ", \(formatCount(s.blockedRanges + s.identifiedRanges)) ranges covering \(formatCount(s.blockedRangeNumbers + s.identifiedRangeNumbers)) numbers"
+        // One vocabulary: numbers, ranges, device entries; then each kind's share.
+        let ranges = s.blockedRanges + s.identifiedRanges
+        var line = "\(check ? "checked" : "compiled") "
+            + sizeText(numbers: s.entries, ranges: ranges, deviceEntries: s.deviceEntries)
+        var kinds: [String] = []
+        if s.blockedNumbers + s.blockedRanges > 0 {
+            kinds.append("blocked \(counted(s.blockedNumbers, "number")) and \(counted(s.blockedRanges, "range"))")
         }
-        if s.labels > 0 { line += " (\(formatCount(s.labels)) labels, \(formatCount(s.numbersInBoth)) numbers in both kinds)" }
-        line += check ? ", nothing written: \(formatCount(s.fileBytes)) bytes as an index" : " into \(s.output): \(formatCount(s.fileBytes)) bytes"
-        if s.entries > 0 { line += " (\(formatFixed(s.bytesPerEntry, 2)) bytes/entry)" }
+        if s.identifiedNumbers + s.identifiedRanges > 0 {
+            kinds.append("identified \(counted(s.identifiedNumbers, "number")) and \(counted(s.identifiedRanges, "range"))"
+                         + " (\(counted(s.labels, "label"))\(s.numbersInBoth > 0 ? ", \(counted(s.numbersInBoth, "number")) in both kinds" : ""))")
+        }
+        if !kinds.isEmpty { line += ": " + kinds.joined(separator: ", ") }
+        line += check ? "; nothing written: \(counted(s.fileBytes, "byte")) as an index" : "; into \(s.output): \(counted(s.fileBytes, "byte"))"
+        // Bytes per number says something only where numbers are most of the file: no ranges,
+        // and enough numbers that the header and directories do not dominate.
+        if ranges == 0, s.entries >= 1_000 { line += " (\(formatFixed(s.bytesPerEntry, 2)) bytes/number)" }
         line += " in \(formatFixed(s.seconds, 2)) s"
         Terminal.printError(line)
         if s.rejectedTotal > 0 {

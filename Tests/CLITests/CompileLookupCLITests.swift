@@ -12,7 +12,7 @@ struct CompileLookupCLITests {
         let identify = scratch.write("identified.txt", "18775555555\tTelemarketer\n18885555555\tLocal business\n")
         let compiled = try CLI.run(["compile", "--block", block, "--identify", identify], environment: env)
         #expect(compiled.status == 0, "\(compiled.stderr)")
-        #expect(compiled.stderr.contains("compiled 2 blocked + 2 identified entries"))
+        #expect(compiled.stderr.contains("compiled 4 numbers, 0 ranges (4 device entries): blocked 2 numbers and 0 ranges, identified 2 numbers and 0 ranges (2 labels)"), "\(compiled.stderr)")
         #expect(FileManager.default.fileExists(atPath: scratch.file("default.calldir")))
 
         let found = try CLI.run(["lookup", "18005555555", "18775555555"], environment: env)

@@ -60,7 +60,7 @@ struct ExportCLITests {
         #expect(try CLI.run(["export", "--index", index, "--format", "yaml"]).status == 64)
         let over = try CLI.run(["export", "--index", index, "--format", "live-caller-id", "--max-numbers", "10000",
                                 "-o", scratch.file("x.txtpb")])
-        #expect(over.status == 2 && over.stderr.contains("would list 10003 numbers"), "\(over.stderr)")
+        #expect(over.status == 2 && over.stderr.contains("would list 10,003 numbers"), "\(over.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.txtpb")))
         let missing = try CLI.run(["export", "--index", scratch.file("none.calldir"), "--format", "text"])
         #expect(missing.status == 2)

@@ -98,7 +98,14 @@ struct NewcomerCLITests {
         defer { scratch.remove() }
         let list = scratch.write("b.txt", "18005555555\n1900555####\n")
         let index = scratch.file("i.calldir")
-        #expect(try CLI.run(["compile", "-q", "--block", list, "-o", index]).status == 0)
+        let compiled = try CLI.run(["compile", "--block", list, "-o", index])
+        #expect(compiled.stderr.hasPrefix("compiled 1 number, 1 range (10,001 device entries): blocked 1 number and 1 range; "
+                                          + "into \(index): "), "\(compiled.stderr)")
+        #expect(!compiled.stderr.contains("bytes/"), "bytes per number means nothing on a file of one number and a range")
+        let over = try CLI.run(["compile", "--block", list, "--max-numbers", "5000", "-o", scratch.file("o.calldir")])
+        #expect(over.status == 1)
+        #expect(over.stderr.contains("a device would have to load 10,001 entries (ranges expanded), above --max-numbers 5,000"),
+                "\(over.stderr)")
         let verified = try CLI.run(["verify", index])
         #expect(verified.stdout.hasPrefix("ok: \(index): 1 number, 1 range (10,001 device entries), checksum "),
                 "\(verified.stdout)")

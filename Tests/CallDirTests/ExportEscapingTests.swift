@@ -159,7 +159,7 @@ struct ExportDamageTests {
                 _ = try Exporter(index: CallDirIndex(path: forged), options: options).run(to: folder.file("out"))
                 Issue.record("\(format.rawValue): the forged range was expanded past --max-numbers")
             } catch let error as CallDirError {
-                #expect(error.code == .limitExceeded && error.message.contains("at least 2000000 numbers"), "\(error)")
+                #expect(error.code == .limitExceeded && error.message.contains("at least 2,000,000 numbers"), "\(error)")
             }
             #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
         }

@@ -172,7 +172,7 @@ struct ExportRoundTripTests {
         let error = #expect(throws: CallDirError.self) {
             try export(folder.file("b.calldir"), .vcard, to: folder.file("b.vcf")) { $0.maxNumbers = 999_999 }
         }
-        #expect(error?.code == .limitExceeded && error?.message.contains("list at least 1000000 numbers") == true)
+        #expect(error?.code == .limitExceeded && error?.message.contains("list at least 1,000,000 numbers") == true)
         #expect(!FileManager.default.fileExists(atPath: folder.file("b.vcf")))
         // The exact number inside the range is listed once: exactly at the budget passes.
         let summary = try export(folder.file("b.calldir"), .text, to: folder.file("b.txt")) {

@@ -141,7 +141,7 @@ public final class Compiler {
         }
         if let minimum = options.minNumbers, summary.deviceEntries < minimum {
             throw CallDirError(.limitExceeded,
-                               "a device would load \(summary.deviceEntries) entries (ranges expanded), below --min-numbers \(minimum); no index written",
+                               "a device would load \(counted(summary.deviceEntries, "entry", "entries")) (ranges expanded), below --min-numbers \(formatCount(minimum)); no index written",
                                path: subject)
         }
     }
@@ -149,7 +149,7 @@ public final class Compiler {
     private func checkDeviceBudget() throws {
         guard let budget = options.maxNumbers, summary.deviceEntries > budget else { return }
         throw CallDirError(.limitExceeded,
-                           "a device would have to load \(summary.deviceEntries) entries (ranges expanded), above --max-numbers \(budget); no index written",
+                           "a device would have to load \(counted(summary.deviceEntries, "entry", "entries")) (ranges expanded), above --max-numbers \(formatCount(budget)); no index written",
                            path: options.output)
     }
 

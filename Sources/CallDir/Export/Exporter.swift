@@ -64,14 +64,14 @@ public struct Exporter {
         guard walk.expandedBound(kind) > options.maxNumbers else { return }
         let ranges = [ExportKind.block, .identify].filter { kind == .all || kind == $0 }.map { walk.rangeNumbers($0) }.max() ?? 0
         if ranges > options.maxNumbers {
-            throw CallDirError(.limitExceeded, "the export would list at least \(ranges) numbers (the ranges of one kind, "
-                               + "expanded; \(options.format.rawValue) has no wildcards), above --max-numbers \(options.maxNumbers); "
+            throw CallDirError(.limitExceeded, "the export would list at least \(formatCount(ranges)) numbers (the ranges of one kind, "
+                               + "expanded; \(options.format.rawValue) has no wildcards), above --max-numbers \(formatCount(options.maxNumbers)); "
                                + "raise --max-numbers or choose a format with patterns", path: index.path)
         }
         let count = try walk.expandedCount(kind)
         guard count > options.maxNumbers else { return }
-        throw CallDirError(.limitExceeded, "the export would list \(count) numbers (ranges expanded; "
-                           + "\(options.format.rawValue) has no wildcards), above --max-numbers \(options.maxNumbers); "
+        throw CallDirError(.limitExceeded, "the export would list \(formatCount(count)) numbers (ranges expanded; "
+                           + "\(options.format.rawValue) has no wildcards), above --max-numbers \(formatCount(options.maxNumbers)); "
                            + "raise --max-numbers or choose a format with patterns", path: index.path)
     }
 
