@@ -6,6 +6,7 @@ import CallDir
 import CallDirServer
 import Logging
 import CallDirServeOptions
+import CallDirFeedOptions
 import CallDirReader
 
 /// The lookup daemon, usually started as `calldir serve` (which execs this with the same
@@ -19,6 +20,15 @@ struct ServeDaemon: ParsableCommand {
     )
 
     @OptionGroup var options: ServeOptions
+
+    /// `calldir keygen`, `publish`, `update` and `verify --feed` exec this executable with the
+    /// command's name first (FeedCommands.swift): it links swift-crypto and the HTTP client.
+    static func main() {
+        if let first = CommandLine.arguments.dropFirst().first, let command = FeedCommandName(rawValue: first) {
+            FeedRunner.main(command, arguments: Array(CommandLine.arguments.dropFirst(2)))
+        }
+        main(nil)
+    }
 
     func run() throws {
         let level = Logger.Level(rawValue: options.logLevel) ?? .info
