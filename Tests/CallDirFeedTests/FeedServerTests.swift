@@ -57,10 +57,10 @@ struct FeedServerTests {
             try FeedBin.compile(numbers, in: s.scratch, name: "v\(version).calldir")
             try s.publish("v\(version).calldir", ["--keep", "2"])
             let result = try s.update(nginx.url)
-            #expect(result.status == 0, "\(result.stderr)")
+            try #require(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("\"serial\":\(version),\"updated\":true,\"via\":\"delta\""), "\(result.stdout)")
             #expect(FeedBin.bytes(s.follower) == FeedBin.bytes(s.scratch.file("v\(version).calldir")))
-            let state = try FeedState.parse(Array(FeedBin.bytes(s.follower + ".feed-state")!), name: "state")
+            let state = try FeedState.parse(Array(try #require(FeedBin.bytes(s.follower + ".feed-state"))), name: "state")
             #expect(state.serial == Int64(version))
         }
         let again = try s.update(nginx.url)
@@ -147,7 +147,8 @@ struct FeedServerTests {
             expected = (67, "size")
         case .anotherBase:
             // A validly signed manifest whose delta (with matching digests) starts from another index.
-            let v0 = try FeedBin.compile(FeedBin.numbers(count: 2500, seed: 7), in: s.scratch, name: "v0.calldir")
+            // (v0 is close to v2, so the delta is smaller than the index and is chosen.)
+            let v0 = try FeedBin.compile(FeedBin.churned(v2, fraction: 0.02, seed: 7), in: s.scratch, name: "v0.calldir")
             let wrong = s.scratch.file("wrong.calldelta")
             let diff = try FeedBin.run(["diff", v0, s.scratch.file("v2.calldir"), "-o", wrong])
             try #require(diff.status == 0, "\(diff.stderr)")

@@ -82,6 +82,8 @@ final class ChildServer: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
     func stop() {
         if process.isRunning { process.terminate() }
+        for _ in 0..<100 where process.isRunning { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
@@ -122,6 +124,8 @@ final class ChildServer: @unchecked Sendable {
     static func nginx(root: String, scratch: TempFolder) throws -> ChildServer? {
         guard let nginx = nginxPath else { return nil }
         let port = freePort()
+        // nginx started by root serves as "nobody": the scratch folder (mkdtemp, 0700) must be readable.
+        chmod(scratch.path, 0o755)
         let prefix = scratch.file("nginx")
         try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
         let config = scratch.write("nginx.conf", """

@@ -11,6 +11,7 @@ misbehaves per file as rules.json (next to the folder, re-read on every request)
 import http.server
 import json
 import os
+import signal
 import sys
 import time
 
@@ -60,6 +61,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             pass
 
 
+# The test process may have SIGTERM ignored, which a child inherits: stop on it regardless.
+signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
