@@ -72,6 +72,14 @@ public struct FeedCheck: Sendable {
     /// `nil` when the server says the manifest is unchanged since `ifNoneMatch`.
     public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
                            installedSHA256: String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
+        try await run(transport: transport, trusted: trusted, state: state, installedSHA256: { installedSHA256 },
+                      now: now, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// `installedSHA256` is asked for only when the manifest was fetched (hashing a large
+    /// index is skipped when the server answers "not modified").
+    public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
+                           installedSHA256: () -> String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         guard !trusted.isEmpty else { throw FeedError(.usage, "no trusted key: pass --trusted-key ed25519:<hex>") }
         guard let manifest = try await transport.fetch(FeedManifest.fileName, maxBytes: FeedJSON.maxBytes,
                                                        ifNoneMatch: ifNoneMatch) else { return nil }
@@ -80,7 +88,7 @@ public struct FeedCheck: Sendable {
                             path: FeedManifest.signatureFileName)
         }
         let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: trusted)
-        let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256, now: now)
+        let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256(), now: now)
         return FeedCheck(manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
     }
 }

@@ -32,7 +32,13 @@ package struct HTTPFeedTransport: FeedTransport {
         let sink = FeedDownloadSink(path: base + path, size: Int64(maxBytes), sha256: "") { bytes.append(contentsOf: $0) }
         let response = try await get(path, maxBytes: maxBytes, ifNoneMatch: ifNoneMatch, deadline: .now() + fileDeadline, into: sink)
         guard let response else { return nil }
-        return FeedFetched(bytes: bytes, etag: response.headers.first(name: "ETag"))
+        // A "racily clean" answer: a file modified in the second the answer was made may be
+        // replaced again within that second, and servers that derive the ETag from the
+        // modification time and size (nginx) would then give the new manifest the same ETag:
+        // a conditional request would miss it until the next publication. Not kept then.
+        var etag = response.headers.first(name: "ETag")
+        if let modified = response.headers.first(name: "Last-Modified"), modified == response.headers.first(name: "Date") { etag = nil }
+        return FeedFetched(bytes: bytes, etag: etag)
     }
 
     package func download(_ path: String, maxBytes: Int, into sink: FeedDownloadSink) async throws {

@@ -33,14 +33,25 @@ package struct FeedUpdater: Sendable {
     }
 
     package func update(transport: some FeedTransport) async throws -> Result {
+        try await update(transport: transport, ifNoneMatch: nil).result
+    }
+
+    /// With `ifNoneMatch`, the ETag of the manifest last seen: a server answering "not
+    /// modified" costs one small request (`serve --follow`). Returns the manifest's ETag.
+    package func update(transport: some FeedTransport, ifNoneMatch: String?) async throws -> (result: Result, etag: String?) {
         let state = try readState()
         // The installed index, when there is a readable one: the base a delta applies to.
         let installed = Syscalls.exists(indexPath) ? try? CallDirIndex(path: indexPath, verify: false) : nil
-        let installedSHA = installed.map { FeedFiles.sha256($0.file) }
         guard let check = try await FeedCheck.run(transport: transport, trusted: trusted, state: state,
-                                                  installedSHA256: installedSHA, now: now()) else {
-            return .upToDate(serial: state?.serial ?? 0)
+                                                  installedSHA256: { installed.map { FeedFiles.sha256($0.file) } },
+                                                  now: now(), ifNoneMatch: ifNoneMatch) else {
+            return (.upToDate(serial: state?.serial ?? 0), ifNoneMatch)
         }
+        return (try await install(check, installed: installed, transport: transport), check.etag)
+    }
+
+    private func install(_ check: FeedCheck, installed: CallDirIndex?, transport: some FeedTransport) async throws -> Result {
+        let state = try readState()
         let manifest = check.manifest
         switch check.plan {
         case .upToDate:
