@@ -9,6 +9,12 @@ public protocol FeedTransport: Sendable {
     func fetch(_ path: String, maxBytes: Int, ifNoneMatch: String?) async throws -> FeedFetched?
     /// A large file in pieces, handed to `sink` as they arrive, at most `maxBytes`.
     func download(_ path: String, maxBytes: Int, into sink: FeedDownloadSink) async throws
+    /// Where `path` is, for messages (a URL, a file path).
+    func location(_ path: String) -> String
+}
+
+extension FeedTransport {
+    public func location(_ path: String) -> String { path }
 }
 
 public struct FeedFetched: Sendable {
@@ -87,8 +93,11 @@ public struct FeedCheck: Sendable {
             throw FeedError(.transport, "the server answered 'not modified' to an unconditional request",
                             path: FeedManifest.signatureFileName)
         }
-        let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: trusted)
-        let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256(), now: now)
+        let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: trusted,
+                                              manifestName: transport.location(FeedManifest.fileName),
+                                              signatureName: transport.location(FeedManifest.signatureFileName))
+        let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256(), now: now,
+                                       source: transport.location(FeedManifest.fileName))
         return FeedCheck(manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
     }
 }

@@ -41,6 +41,8 @@ package struct HTTPFeedTransport: FeedTransport {
         return FeedFetched(bytes: bytes, etag: etag)
     }
 
+    package func location(_ path: String) -> String { base + path }
+
     package func download(_ path: String, maxBytes: Int, into sink: FeedDownloadSink) async throws {
         // No overall deadline for a large file: the idle-read time-out bounds a stalled server,
         // the size a never-ending one.

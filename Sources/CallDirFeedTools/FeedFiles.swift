@@ -72,6 +72,8 @@ package struct FolderFeedTransport: FeedTransport {
         return FeedFetched(bytes: bytes, etag: nil)
     }
 
+    package func location(_ path: String) -> String { root + "/" + path }
+
     package func download(_ path: String, maxBytes: Int, into sink: FeedDownloadSink) async throws {
         let full = root + "/" + path
         guard Syscalls.exists(full) else { throw FeedError(.missing, "the feed has no such file", path: full) }

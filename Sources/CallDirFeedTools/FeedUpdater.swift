@@ -60,7 +60,7 @@ package struct FeedUpdater: Sendable {
         case .full(let entry):
             let out = try AtomicFile(destination: indexPath, role: "the index")
             do {
-                let sink = FeedDownloadSink(path: entry.path, size: entry.size, sha256: entry.sha256, progress: progress) {
+                let sink = FeedDownloadSink(path: transport.location(entry.path), size: entry.size, sha256: entry.sha256, progress: progress) {
                     try out.append($0)
                 }
                 try await transport.download(entry.path, maxBytes: Int(entry.size), into: sink)
@@ -78,7 +78,7 @@ package struct FeedUpdater: Sendable {
             let deltaFile = try AtomicFile(destination: indexPath + ".feed-delta", role: "the downloaded delta")
             let staging = indexPath + ".feed-new"
             defer { deltaFile.discard(); _ = Syscalls.unlink(staging) }
-            let sink = FeedDownloadSink(path: entry.path, size: entry.size, sha256: entry.sha256, progress: progress) {
+            let sink = FeedDownloadSink(path: transport.location(entry.path), size: entry.size, sha256: entry.sha256, progress: progress) {
                 try deltaFile.append($0)
             }
             try await transport.download(entry.path, maxBytes: Int(entry.size), into: sink)
@@ -89,11 +89,11 @@ package struct FeedUpdater: Sendable {
                 guard delta.oldChecksum == installed.checksum, delta.oldSize == installed.file.bytes.count else {
                     throw FeedError(.base, "the delta applies to the index with CRC-32 \(FeedFiles.crcText(delta.oldChecksum)) "
                                     + "(\(delta.oldSize) bytes), not the installed one (\(FeedFiles.crcText(installed.checksum)), "
-                                    + "\(installed.file.bytes.count) bytes)", path: entry.path)
+                                    + "\(installed.file.bytes.count) bytes)", path: transport.location(entry.path))
                 }
                 _ = try Patcher.patch(old: installed, delta: delta, output: staging, temporaryFolder: temporaryFolder)
             } catch let error as CallDirError {
-                throw FeedError(error.code == .deltaMismatch ? .base : .install, error.description, path: entry.path)
+                throw FeedError(error.code == .deltaMismatch ? .base : .install, error.description, path: transport.location(entry.path))
             }
             try verify(try MappedFile(path: staging), against: manifest)
             try FeedFiles.rename(staging, over: indexPath)
