@@ -1,6 +1,8 @@
 import CallDir
 import CallDirFeed
 import CallDirReader
+import Dispatch
+import Synchronization
 
 /// `calldir publish`: adds NEW to a static feed folder. Content first (the index under its
 /// SHA-256, a delta from each of the last `keep` published indexes), then the manifest and its
@@ -59,20 +61,20 @@ package enum FeedPublisher {
         }
         var outcome = Outcome(manifest: FeedManifest(serial: serial, created: options.now, expires: options.now + options.expiresAfter,
                                                      keyId: key.publicKey.keyId, index: entry, deltas: []))
-        for base in bases.prefix(options.keep) {
-            if let reused = previous?.deltas.first(where: { $0.from == base && $0.to == sha }) {
-                outcome.manifest.deltas.append(reused)
-                continue
-            }
-            let old = try CallDirIndex(path: feed + "/index/\(base).calldir", verify: true)
-            let pending = feed + "/delta/pending-\(base.prefix(16)).calldelta"
-            _ = try Differ.diff(old: old, new: new, output: pending, temporaryFolder: options.temporaryFolder)
-            let made = try MappedFile(path: pending)
-            let deltaSHA = FeedFiles.sha256(made)
-            let deltaPath = "delta/\(deltaSHA).calldelta"
-            try FeedFiles.rename(pending, over: feed + "/" + deltaPath)
-            outcome.manifest.deltas.append(FeedManifest.DeltaEntry(from: base, to: sha, path: deltaPath,
-                                                                   size: Int64(made.bytes.count), sha256: deltaSHA))
+        // The new deltas are independent: made on every core (one diff streams each index once per changed set).
+        let wanted = Array(bases.prefix(options.keep))
+        let reused = wanted.map { base in previous?.deltas.first { $0.from == base && $0.to == sha } }
+        let made = Mutex<[Int: Swift.Result<FeedManifest.DeltaEntry, any Error>]>([:])
+        let todo = wanted.indices.filter { reused[$0] == nil }
+        DispatchQueue.concurrentPerform(iterations: todo.count) { k in
+            let i = todo[k]
+            let result = Swift.Result { try makeDelta(from: wanted[i], to: new, sha: sha, feed: feed, options: options) }
+            made.withLock { $0[i] = result }
+        }
+        let results = made.withLock { $0 }
+        for i in wanted.indices {
+            if let entry = reused[i] { outcome.manifest.deltas.append(entry); continue }
+            outcome.manifest.deltas.append(try results[i]!.get())
             outcome.newDeltas += 1
         }
 
@@ -86,6 +88,19 @@ package enum FeedPublisher {
         // 4. Prune what no manifest of the grace period (nor the previous one) names.
         outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace)
         return outcome
+    }
+
+    /// The delta from the published index `base` to NEW, under its own SHA-256.
+    static func makeDelta(from base: String, to new: CallDirIndex, sha: String, feed: String, options: Options) throws -> FeedManifest.DeltaEntry {
+        // Not verified up front: the diff checks each block's CRC as it reads it.
+        let old = try CallDirIndex(path: feed + "/index/\(base).calldir", verify: false)
+        let pending = feed + "/delta/pending-\(base.prefix(16)).calldelta"
+        _ = try Differ.diff(old: old, new: new, output: pending, temporaryFolder: options.temporaryFolder)
+        let made = try MappedFile(path: pending)
+        let deltaSHA = FeedFiles.sha256(made)
+        let deltaPath = "delta/\(deltaSHA).calldelta"
+        try FeedFiles.rename(pending, over: feed + "/" + deltaPath)
+        return FeedManifest.DeltaEntry(from: base, to: sha, path: deltaPath, size: Int64(made.bytes.count), sha256: deltaSHA)
     }
 
     /// The manifests of history/, newest first.
