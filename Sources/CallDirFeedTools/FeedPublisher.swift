@@ -34,7 +34,8 @@ package enum FeedPublisher {
 
         // The previous manifest, checked with our own key: a tampered folder is not extended.
         var previous: FeedManifest?
-        if let bytes = try FeedFiles.read(feed + "/" + FeedManifest.fileName, maxBytes: FeedJSON.maxBytes) {
+        let previousBytes = try FeedFiles.read(feed + "/" + FeedManifest.fileName, maxBytes: FeedJSON.maxBytes)
+        if let bytes = previousBytes {
             let signature = try FeedFiles.read(feed + "/" + FeedManifest.signatureFileName, maxBytes: 4096) ?? []
             previous = try FeedSignature.verify(manifest: bytes, signature: signature, trusted: [key.publicKey],
                                                 manifestName: feed + "/" + FeedManifest.fileName,
@@ -81,6 +82,11 @@ package enum FeedPublisher {
         // 3. The manifest (kept in history/ for pruning), then its signature.
         let bytes = outcome.manifest.rendered()
         try FeedFiles.publish(bytes, to: feed + "/\(historyFolder)/\(serial).json", role: "the manifest's history copy")
+        if let previousBytes {
+            // For the moment between the two renames: a signature file valid for both manifests.
+            try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: [key]) + FeedSignature.render(manifest: bytes, keys: [key]),
+                                  to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
+        }
         try FeedFiles.publish(bytes, to: feed + "/" + FeedManifest.fileName, role: "the manifest")
         try FeedFiles.publish(try FeedSignature.render(manifest: bytes, keys: [key]),
                               to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")

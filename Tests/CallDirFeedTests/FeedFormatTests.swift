@@ -45,6 +45,19 @@ struct FeedFormatTests {
         #expect(error?.check == .signature)
     }
 
+    @Test("mid-publication, one signature file over the previous and the new manifest verifies either, and nothing else")
+    func acrossPublication() throws {
+        let key = FeedPrivateKey()
+        let (old, _) = try Self.signed(Self.manifest(serial: 3), by: key)
+        let (new, _) = try Self.signed(Self.manifest(serial: 4), by: key)
+        let both = try FeedSignature.render(manifest: old, keys: [key]) + FeedSignature.render(manifest: new, keys: [key])
+        #expect(try FeedSignature.verify(manifest: old, signature: both, trusted: [key.publicKey]).serial == 3)
+        #expect(try FeedSignature.verify(manifest: new, signature: both, trusted: [key.publicKey]).serial == 4)
+        let (other, _) = try Self.signed(Self.manifest(serial: 5), by: key)
+        let error = #expect(throws: FeedError.self) { try FeedSignature.verify(manifest: other, signature: both, trusted: [key.publicKey]) }
+        #expect(error?.check == .signature)
+    }
+
     @Test("an untrusted key is refused; during rotation either trusted key verifies")
     func keys() throws {
         let old = FeedPrivateKey(), new = FeedPrivateKey()
