@@ -98,7 +98,8 @@ public enum FeedHelp {
     Exit status: 0 done (or already up to date); 64 bad usage or key; 65 the manifest or its \
     signature is malformed, altered or by an untrusted key; 66 rollback (a lower serial) or an \
     expired manifest; 67 a file's size, SHA-256 or base does not match the manifest, or it is \
-    missing; 69 the server failed or timed out; 74 the index could not be written. Every \
+    missing; 69 the server failed or timed out; 74 a file could not be written; 2 another \
+    error (an unreadable or damaged index to publish). Every \
     error names the check that failed (feed check 'signature' failed: ...).
     """
 }

@@ -65,13 +65,18 @@ final class FeedFollowLoop: Sendable {
         }
     }
 
-    /// Polls until the process exits.
-    func start(status: FeedStatus, holder: IndexHolder, firstETag: String?) {
+    /// Polls until the process exits; the first check at once unless `checked` (the daemon
+    /// started without an index and has just fetched one).
+    func start(status: FeedStatus, holder: IndexHolder, checked: Bool, firstETag: String?) {
         Task.detached { [self] in
             var etag = firstETag
+            var wait = checked
             while true {
-                let jitter = Double.random(in: 0.9...1.1)
-                try? await Task.sleep(nanoseconds: UInt64(Double(intervalMilliseconds) * jitter * 1_000_000))
+                if wait {
+                    let jitter = Double.random(in: 0.9...1.1)
+                    try? await Task.sleep(nanoseconds: UInt64(Double(intervalMilliseconds) * jitter * 1_000_000))
+                }
+                wait = true
                 etag = await check(etag: etag, status: status, holder: holder)
             }
         }

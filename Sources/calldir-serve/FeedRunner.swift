@@ -27,7 +27,7 @@ enum FeedRunner {
             exit(error.exitCode)
         } catch let error as CallDirError {
             say(2, "calldir: error: \(error)\n")
-            exit(error.code == .usage ? 64 : 2)
+            exit(error.code == .usage ? 64 : error.code == .io ? 74 : 2)
         } catch {
             KeygenOptions.exit(withError: error)
         }

@@ -72,9 +72,9 @@ struct ServeDaemon: ParsableCommand {
             server = try LookupServer(configuration: config, logger: Logger(label: "calldir.serve"))
             if let follower, let first = firstStatus.snapshot {
                 server.metrics.feed.update({ $0 = first }, url: first.url)
-                follower.start(status: server.metrics.feed, holder: server.holder, firstETag: firstETag)
+                follower.start(status: server.metrics.feed, holder: server.holder, checked: true, firstETag: firstETag)
             } else {
-                follower?.start(status: server.metrics.feed, holder: server.holder, firstETag: nil)
+                follower?.start(status: server.metrics.feed, holder: server.holder, checked: false, firstETag: nil)
             }
             try server.start()
         } catch {
