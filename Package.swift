@@ -37,6 +37,11 @@ let package = Package(
         // The daemon's /metrics only (CallDirServer): instruments and their Prometheus exporter.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // --- signed update feed (issue 25) ---
+        // Ed25519 and SHA-256 (CryptoKit on Apple platforms), and the HTTP client of `calldir-serve update`.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // --- end signed update feed ---
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -84,6 +89,7 @@ let package = Package(
                 "CallDirReader",
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CallDirFeedOptions",  // signed update feed (issue 25): its commands exec calldir-serve
             ],
             linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"])
         ),
@@ -103,12 +109,36 @@ let package = Package(
                 "CallDirServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                "CallDirFeed", "CallDirFeedTools", "CallDirFeedHTTP", "CallDirFeedOptions",  // signed update feed (issue 25)
             ],
             linkerSettings: staticLinking(["-static-stdlib"], platforms: nil) + (staticLink ? [
                 .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
                 .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
             ] : [])
         ),
+        // --- signed update feed (issue 25) ---
+        // The feed's format and its verification (manifest, Ed25519 signature, rollback and
+        // expiry, delta-or-full choice, digests while downloading) behind a transport protocol:
+        // what a phone app links next to the reader. Crypto and the reader only.
+        .target(name: "CallDirFeed", dependencies: ["CallDirReader", .product(name: "Crypto", package: "swift-crypto")]),
+        // The publisher, the feed folder check and the one-shot updater: the feed plus the
+        // compiler's diff and patch. No HTTP client (calldir-cli links it).
+        .target(name: "CallDirFeedTools", dependencies: ["CallDirFeed", "CallDir", "CallDirReader"]),
+        // The HTTP transport (AsyncHTTPClient): linked by calldir-serve only, never by calldir-cli.
+        .target(name: "CallDirFeedHTTP", dependencies: [
+            "CallDirFeed",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        // The options of keygen, publish, update and verify --feed, shared by calldir-cli (which
+        // checks them and execs calldir-serve) and calldir-serve (which runs them): swift-crypto
+        // imports Foundation on Linux, so calldir-cli links neither it nor the HTTP client.
+        .target(name: "CallDirFeedOptions", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "CallDirFeedTests", dependencies: [
+            "CallDirFeed", "CallDirFeedTools", "CallDirFeedHTTP", "CallDir", "CallDirReader", "TestSupport",
+        ], exclude: ["Fixtures"]),
+        // --- end signed update feed ---
         // What every test target shares (a scratch folder, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir", "TestSupport"]),

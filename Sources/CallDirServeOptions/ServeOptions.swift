@@ -38,6 +38,15 @@ public struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel = "info"
 
+    @Option(help: ArgumentHelp("Follow this signed feed (`calldir publish`): poll it, install each new index as `calldir update` does, and swap it in; without an index, fetch one before answering.", valueName: "url"))
+    public var follow: String?
+
+    @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --follow: a public key the feed may be signed with (repeatable, for rotation).", valueName: "key"))
+    public var trustedKeys: [String] = []
+
+    @Option(name: .customLong("follow-interval"), help: ArgumentHelp("With --follow: how often to poll the feed, in milliseconds (each wait varies by up to 10% so replicas spread out; requests are conditional).", valueName: "ms"))
+    public var followInterval = 60_000
+
     public init() {}
 
     public static let maxPollInterval = 86_400_000
@@ -51,6 +60,15 @@ public struct ServeOptions: ParsableArguments {
             throw ValidationError("--poll-interval must be 0 to \(Self.maxPollInterval) milliseconds (a day).")
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1.") }
+        if let follow {
+            guard follow.hasPrefix("http://") || follow.hasPrefix("https://") else { throw ValidationError("--follow must be an http:// or https:// URL.") }
+            guard !trustedKeys.isEmpty else { throw ValidationError("--follow needs at least one --trusted-key ed25519:<64 hex>.") }
+            guard (50...Self.maxPollInterval).contains(followInterval) else {
+                throw ValidationError("--follow-interval must be 50 to \(Self.maxPollInterval) milliseconds.")
+            }
+        } else if !trustedKeys.isEmpty {
+            throw ValidationError("--trusted-key is for --follow.")
+        }
         guard ServeOptions.logLevels.contains(logLevel) else {
             throw ValidationError("Unknown --log-level '\(logLevel)'; use one of \(ServeOptions.logLevels.joined(separator: ", ")).")
         }

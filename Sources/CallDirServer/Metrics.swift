@@ -108,6 +108,8 @@ public final class Metrics: Sendable {
     public let inFlight: MetricGauge
     /// The gauges set from the index holder at scrape time.
     let scrape: ScrapeGauges
+    /// The followed feed's state (serve --follow), shown on /healthz and /metrics.
+    public let feed = FeedStatus()
 
     public init() {
         let registry = self.registry

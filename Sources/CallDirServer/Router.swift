@@ -68,7 +68,7 @@ public struct Router: Responder {
             return health()
         case .metrics:
             guard method == .GET || method == .HEAD else { return notAllowed(.metrics, allow: "GET, HEAD") }
-            var text = metrics.render(holder: holder)
+            var text = metrics.render(holder: holder) + metrics.feed.prometheusText
             let body = text.withUTF8 { allocator.buffer(bytes: $0) }
             return Response(status: .ok, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8", route: .metrics)
         case .unknown:
@@ -185,6 +185,7 @@ public struct Router: Responder {
         body.writeDecimal(loaded.deviceEntries)
         body.writeStaticString(",\"lastReload\":")
         body.writeBytes(holder.lastReloadJSON)
+        body.writeString(metrics.feed.healthJSON)
         body.writeInteger(UInt8(ascii: "}"))
         return Response(status: .ok, body: body, route: .healthz)
     }

@@ -40,8 +40,18 @@ struct VerifyCommand: ParsableCommand {
         discussion: """
         Exit status: 0 intact; 1 damaged (the message names the damaged section); 2 the file
         cannot be read. Example: calldir verify spam.calldir && cp spam.calldir /srv/
+
+        With --feed DIR --trusted-key KEY, checks a whole feed folder (`calldir publish`) before
+        upload, as a follower would: signature, expiry, every file's size and SHA-256, the
+        index and each delta; exit status as for `calldir update`.
         """
     )
+
+    @Option(help: ArgumentHelp("Check this feed folder instead of an index.", valueName: "dir"))
+    var feed: String?
+
+    @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --feed: a public key the feed may be signed with (repeatable).", valueName: "key"))
+    var trustedKeys: [String] = []
 
     @Argument(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
     var file: String?
@@ -50,6 +60,12 @@ struct VerifyCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        if feed != nil {
+            guard file == nil, !trustedKeys.isEmpty else {
+                throw ValidationError("--feed takes no index argument, and needs at least one --trusted-key.")
+            }
+            FeedExec.run(.verifyFeed, skipping: 2)
+        }
         let path = file ?? DefaultIndex.path
         do {
             let summary: String, checksum: String

@@ -6,6 +6,8 @@ import CallDir
 import CallDirServer
 import Logging
 import CallDirServeOptions
+import CallDirFeedOptions
+import CallDirFeed
 import CallDirReader
 
 /// The lookup daemon, usually started as `calldir serve` (which execs this with the same
@@ -19,6 +21,15 @@ struct ServeDaemon: ParsableCommand {
     )
 
     @OptionGroup var options: ServeOptions
+
+    /// `calldir keygen`, `publish`, `update` and `verify --feed` exec this executable with the
+    /// command's name first (FeedCommands.swift): it links swift-crypto and the HTTP client.
+    static func main() {
+        if let first = CommandLine.arguments.dropFirst().first, let command = FeedCommandName(rawValue: first) {
+            FeedRunner.main(command, arguments: Array(CommandLine.arguments.dropFirst(2)))
+        }
+        main(nil)
+    }
 
     func run() throws {
         let level = Logger.Level(rawValue: options.logLevel) ?? .info
@@ -42,9 +53,29 @@ struct ServeDaemon: ParsableCommand {
         config.logRequests = options.logRequests
         config.requireIndex = options.requireIndex
         config.handleSignals = true
+        // --follow: a daemon without an index fetches one from the feed before it answers.
+        var follower: FeedFollowLoop?
+        let firstStatus = FeedStatus()
+        var firstETag: String?
+        if let url = options.follow {
+            let keys: [FeedPublicKey]
+            do { keys = try options.trustedKeys.map { try FeedPublicKey(text: $0) } } catch { throw ValidationError("\(error)") }
+            let loop = FeedFollowLoop(url: url, trusted: keys, indexPath: index, intervalMilliseconds: options.followInterval,
+                                      logger: Logger(label: "calldir.feed"))
+            follower = loop
+            if access(index, F_OK) != 0 {
+                firstETag = try runBlocking { await loop.check(etag: nil, status: firstStatus, holder: nil) }
+            }
+        }
         let server: LookupServer
         do {
             server = try LookupServer(configuration: config, logger: Logger(label: "calldir.serve"))
+            if let follower, let first = firstStatus.snapshot {
+                server.metrics.feed.update({ $0 = first }, url: first.url)
+                follower.start(status: server.metrics.feed, holder: server.holder, checked: true, firstETag: firstETag)
+            } else {
+                follower?.start(status: server.metrics.feed, holder: server.holder, checked: false, firstETag: nil)
+            }
             try server.start()
         } catch {
             writeError("calldir: error: \((error as? CallDirError)?.description ?? "\(error)")\n")

@@ -16,7 +16,7 @@ import CallDirReader
 /// never replaced: the finished temporary file (in $TMPDIR or /tmp) is copied into it by
 /// `commit()`, so nothing reaches it unless the output is complete; anything else (a folder, a
 /// socket, a block device) is refused before any work.
-final class AtomicFile {
+package final class AtomicFile {
     /// How the destination is published.
     enum Target: Equatable {
         /// Renamed over this path (the destination, or the file its link resolves to).
@@ -25,20 +25,20 @@ final class AtomicFile {
         case writeInto
     }
 
-    let destination: String
+    package let destination: String
     let target: Target
     /// What the file is, for messages: "the index", "the rejects list".
     let role: String
-    let temporaryPath: String
+    package let temporaryPath: String
     private var fd: Int32
     private var buffer: [UInt8] = []
     private let bufferLimit = 1 << 20
     /// Bytes handed to `append` so far (the file offset of the next append).
-    private(set) var length = 0
+    package private(set) var length = 0
     /// A nameless scratch file (`init(unnamedIn:)`): never fsynced, renamed or unlinked.
     private let unnamed: Bool
 
-    init(destination: String, role: String = "the index") throws {
+    package init(destination: String, role: String = "the index") throws {
         self.destination = destination
         self.role = role
         target = try AtomicFile.target(of: destination, role: role)
@@ -83,14 +83,14 @@ final class AtomicFile {
 
     deinit { discard() }
 
-    func append(_ bytes: UnsafeRawBufferPointer) throws {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws {
         length += bytes.count
         if buffer.count + bytes.count > bufferLimit { try flush() }
         if bytes.count >= bufferLimit { try writeAll(bytes); return }
         buffer.append(contentsOf: bytes)
     }
 
-    func append(_ bytes: [UInt8]) throws {
+    package func append(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try append(raw) }
     }
 
@@ -102,14 +102,14 @@ final class AtomicFile {
     }
 
     /// Makes the file durable and atomically replaces the destination.
-    func publish() throws {
+    package func publish() throws {
         try prepare()
         try commit()
     }
 
     /// Writes what is buffered and makes the temporary file durable; nothing is published yet.
     /// After it, only `commit()` or `discard()`.
-    func prepare() throws {
+    package func prepare() throws {
         try flush()
         if unnamed { return }  // nothing to make durable: it stays open until `discard()`
         if target != .writeInto { try check(Syscalls.fsync(fd, path: temporaryPath), "fsync") }
@@ -120,7 +120,7 @@ final class AtomicFile {
 
     /// Renames the prepared file over the destination and syncs the folder (or copies it into
     /// the device or FIFO, then removes it).
-    func commit() throws {
+    package func commit() throws {
         precondition(!unnamed, "AtomicFile: an unnamed scratch file is never published")
         precondition(fd < 0, "AtomicFile: commit() before prepare()")
         guard case .replace(let path) = target else {
@@ -138,7 +138,7 @@ final class AtomicFile {
     }
 
     /// Removes the temporary file; the destination is left as it was.
-    func discard() {
+    package func discard() {
         if unnamed {
             if fd >= 0 { Syscalls.close(fd) }
             fd = -1
@@ -155,7 +155,7 @@ final class AtomicFile {
     }
 
     /// Maps what has been written so far, for a read-back pass before publishing.
-    func mapWritten() throws -> MappedFile {
+    package func mapWritten() throws -> MappedFile {
         try flush()
         return try MappedFile(fd: fd, length: length, path: temporaryPath)
     }

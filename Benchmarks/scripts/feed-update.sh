@@ -1,0 +1,49 @@
+#!/bin/sh
+# The update feed's figures of docs/BENCHMARKS.md ("Signed update feed", issue 25): a COUNT
+# (default 10,000,000) number blocking list published daily for 8 days with 1% churn each way
+# (churn.py, then feed-chain.py), each day with `calldir publish --keep 7`; then:
+#  - publish time of day 8 (7 deltas to make) against one `calldir diff` of days 7 -> 8;
+#  - a follower at day 7 running `calldir update` against a local HTTP server: bytes it
+#    downloaded against the delta's size and the full index, wall time and peak RSS.
+# Run from the package root. BUILD=debug uses the debug build (default: release).
+set -eu
+COUNT=${COUNT:-10000000}
+BUILD=${BUILD:-release}
+out=Benchmarks/out/feed
+rm -rf "$out" && mkdir -p "$out"
+[ "$BUILD" = release ] && swift build -c release >/dev/null
+bin=$(pwd)/.build/$BUILD
+measure() {  # label, command...: prints wall seconds and peak RSS
+    label=$1; shift
+    /usr/bin/time -f "$label %e s %M KB" "$@" 2>&1 >/dev/null | grep "^$label"
+}
+$bin/calldir keygen -o "$out/feed.key" > "$out/feed.pub" 2>/dev/null
+python3 Benchmarks/scripts/churn.py "$COUNT" "$out/day1.txt" "$out/unused.txt"
+rm "$out/unused.txt"
+for day in 1 2 3 4 5 6 7 8; do
+    [ $day -gt 1 ] && python3 Benchmarks/scripts/feed-chain.py $day "$out/day$((day - 1)).txt" "$out/day$day.txt"
+    $bin/calldir compile -q --block "$out/day$day.txt" -o "$out/day$day.calldir"
+    if [ $day -eq 8 ]; then
+        measure "diff day 7 -> 8" $bin/calldir diff -q "$out/day7.calldir" "$out/day8.calldir" -o "$out/one.delta"
+        measure "publish day 8 --keep 7" $bin/calldir publish "$out/day8.calldir" --feed "$out/feed" --key "$out/feed.key" --keep 7
+    else
+        $bin/calldir publish "$out/day$day.calldir" --feed "$out/feed" --key "$out/feed.key" --keep 7 >/dev/null
+    fi
+done
+cp "$out/day7.calldir" "$out/follower.calldir"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("day 8 manifest: %d deltas, index %d bytes, deltas %s bytes" % (len(m["deltas"]), m["index"]["size"], [d["size"] for d in m["deltas"]]))' "$out/feed/manifest.json"
+# The follower: the day 7 index, as `calldir update` left it (its state says serial 7).
+python3 -m http.server 0 --bind 127.0.0.1 --directory "$out/feed" > "$out/http.log" 2>&1 &
+server=$!
+trap 'kill $server' EXIT
+sleep 1
+port=$(grep -o 'port [0-9]*' "$out/http.log" | grep -o '[0-9]*')
+cp "$out/feed/history/7.json" "$out/day7.manifest"
+sha7=$(sha256sum "$out/day7.calldir" | cut -d' ' -f1)
+printf '{"format":1,"serial":7,"sha256":"%s","keyId":"","manifestCreated":"2026-01-01T00:00:00Z","installed":"2026-01-01T00:00:00Z"}\n' "$sha7" > "$out/follower.calldir.feed-state"
+/usr/bin/time -f "update day 7 -> 8 %e s %M KB" -o "$out/update.time" $bin/calldir update --feed "http://127.0.0.1:$port" \
+    --trusted-key "$(cat "$out/feed.pub")" --index "$out/follower.calldir" --json > "$out/update.json"
+cat "$out/update.time" "$out/update.json"
+cmp "$out/follower.calldir" "$out/day8.calldir" && echo "the follower's index is day 8 byte for byte"
+echo "requests: $(grep -o '"GET [^ ]*' "$out/http.log" | tr '\n' ' ')"
+echo "one diff day 7 -> 8: $(stat -c %s "$out/one.delta") bytes; full index: $(stat -c %s "$out/day8.calldir") bytes"

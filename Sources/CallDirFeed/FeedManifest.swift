@@ -1,0 +1,120 @@
+/// The feed's manifest (FORMAT.md, "Update feed"): what the feed currently publishes, signed.
+/// Its bytes are what the signature covers, so a reader verifies the bytes first and parses
+/// them after; the publisher renders them once and never re-renders a received manifest.
+public struct FeedManifest: Sendable, Equatable {
+    public static let formatVersion: Int64 = 1
+    /// Fixed names in the feed folder: the same URL serves `update`, `serve --follow` and apps.
+    public static let fileName = "manifest.json"
+    public static let signatureFileName = "manifest.json.sig"
+
+    public struct IndexEntry: Sendable, Equatable {
+        public var path: String
+        public var size: Int64
+        public var sha256: String
+        public var crc32: String
+        public var deviceEntries: Int64
+        public init(path: String, size: Int64, sha256: String, crc32: String, deviceEntries: Int64) {
+            self.path = path; self.size = size; self.sha256 = sha256; self.crc32 = crc32; self.deviceEntries = deviceEntries
+        }
+    }
+
+    public struct DeltaEntry: Sendable, Equatable {
+        public var from: String
+        public var to: String
+        public var path: String
+        public var size: Int64
+        public var sha256: String
+        public init(from: String, to: String, path: String, size: Int64, sha256: String) {
+            self.from = from; self.to = to; self.path = path; self.size = size; self.sha256 = sha256
+        }
+    }
+
+    public var serial: Int64
+    public var created: Int64
+    public var expires: Int64
+    public var keyId: String
+    public var index: IndexEntry
+    public var deltas: [DeltaEntry]
+
+    public init(serial: Int64, created: Int64, expires: Int64, keyId: String, index: IndexEntry, deltas: [DeltaEntry]) {
+        self.serial = serial; self.created = created; self.expires = expires
+        self.keyId = keyId; self.index = index; self.deltas = deltas
+    }
+
+    /// The exact bytes published (and signed): pretty JSON, members in a fixed order, a final newline.
+    public func rendered() -> [UInt8] {
+        let json = FeedJSON.object([
+            ("format", .int(FeedManifest.formatVersion)),
+            ("serial", .int(serial)),
+            ("created", .string(FeedText.timestamp(created))),
+            ("expires", .string(FeedText.timestamp(expires))),
+            ("keyId", .string(keyId)),
+            ("index", .object([
+                ("path", .string(index.path)), ("size", .int(index.size)), ("sha256", .string(index.sha256)),
+                ("crc32", .string(index.crc32)), ("deviceEntries", .int(index.deviceEntries)),
+            ])),
+            ("deltas", .array(deltas.map { d in
+                .object([("from", .string(d.from)), ("to", .string(d.to)), ("path", .string(d.path)),
+                         ("size", .int(d.size)), ("sha256", .string(d.sha256))])
+            })),
+        ])
+        return Array((json.rendered(pretty: true) + "\n").utf8)
+    }
+
+    /// Parses (already verified) manifest bytes; every field is checked for type and form.
+    public static func parse(_ bytes: [UInt8], name: String = FeedManifest.fileName) throws -> FeedManifest {
+        let json = try FeedJSON.parse(bytes, name: name)
+        func fail(_ what: String) -> FeedError { FeedError(.manifest, what, path: name) }
+        func int(_ o: FeedJSON, _ key: String, _ where_: String, min: Int64 = 0) throws -> Int64 {
+            guard case .int(let v)? = o[key], v >= min else { throw fail("\(where_)\"\(key)\" must be an integer >= \(min)") }
+            return v
+        }
+        func string(_ o: FeedJSON, _ key: String, _ where_: String) throws -> String {
+            guard case .string(let v)? = o[key] else { throw fail("\(where_)\"\(key)\" must be a string") }
+            return v
+        }
+        func digest(_ o: FeedJSON, _ key: String, _ where_: String) throws -> String {
+            let v = try string(o, key, where_)
+            guard FeedText.bytes(hex: v, count: 32) != nil else { throw fail("\(where_)\"\(key)\" must be 64 lower-case hex digits") }
+            return v
+        }
+        func path(_ o: FeedJSON, _ where_: String) throws -> String {
+            let v = try string(o, "path", where_)
+            // Relative to the feed folder, one or two plain components: never "..", never absolute.
+            let parts = v.split(separator: "/", omittingEmptySubsequences: false)
+            guard !v.isEmpty, parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
+                  v.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x3F && $0 != 0x23 && $0 != 0x25 }) else {
+                throw fail("\(where_)\"path\" \"\(v)\" is not a plain relative path inside the feed folder")
+            }
+            return v
+        }
+        guard case .object = json else { throw fail("the manifest must be a JSON object") }
+        let format = try int(json, "format", "")
+        guard format == formatVersion else {
+            throw fail("manifest format \(format) is not supported (this calldir reads format \(formatVersion)); update calldir")
+        }
+        let serial = try int(json, "serial", "", min: 1)
+        guard let created = FeedText.seconds(timestamp: try string(json, "created", "")),
+              let expires = FeedText.seconds(timestamp: try string(json, "expires", "")) else {
+            throw fail("\"created\" and \"expires\" must be UTC times like 2026-11-26T12:00:00Z")
+        }
+        let keyId = try string(json, "keyId", "")
+        guard let idx = json["index"], case .object = idx else { throw fail("\"index\" must be an object") }
+        let crc = try string(idx, "crc32", "index.")
+        guard FeedText.bytes(hex: crc, count: 4) != nil else { throw fail("index.\"crc32\" must be 8 lower-case hex digits") }
+        let index = IndexEntry(path: try path(idx, "index."), size: try int(idx, "size", "index.", min: 1),
+                               sha256: try digest(idx, "sha256", "index."), crc32: crc,
+                               deviceEntries: try int(idx, "deviceEntries", "index."))
+        guard case .array(let items)? = json["deltas"] else { throw fail("\"deltas\" must be an array") }
+        var deltas: [DeltaEntry] = []
+        for (i, item) in items.enumerated() {
+            let w = "deltas[\(i)]."
+            guard case .object = item else { throw fail("deltas[\(i)] must be an object") }
+            let d = DeltaEntry(from: try digest(item, "from", w), to: try digest(item, "to", w), path: try path(item, w),
+                               size: try int(item, "size", w, min: 1), sha256: try digest(item, "sha256", w))
+            guard d.to == index.sha256 else { throw fail("\(w)\"to\" is not the current index's sha256") }
+            deltas.append(d)
+        }
+        return FeedManifest(serial: serial, created: created, expires: expires, keyId: keyId, index: index, deltas: deltas)
+    }
+}

@@ -1,0 +1,84 @@
+/// What is installed, recorded beside the index (`<index>.feed-state`, FORMAT.md): the serial
+/// and SHA-256 of the manifest whose index was installed last, and the key that signed it.
+/// It is the follower's memory against rollback: a manifest with a lower serial is refused.
+public struct FeedState: Sendable, Equatable {
+    public static let formatVersion: Int64 = 1
+    public static let suffix = ".feed-state"
+
+    public var serial: Int64
+    public var sha256: String
+    public var keyId: String
+    public var manifestCreated: Int64
+    public var installed: Int64
+
+    public init(serial: Int64, sha256: String, keyId: String, manifestCreated: Int64, installed: Int64) {
+        self.serial = serial; self.sha256 = sha256; self.keyId = keyId
+        self.manifestCreated = manifestCreated; self.installed = installed
+    }
+
+    public static func path(forIndex index: String) -> String { index + suffix }
+
+    public func rendered() -> [UInt8] {
+        let json = FeedJSON.object([
+            ("format", .int(FeedState.formatVersion)), ("serial", .int(serial)), ("sha256", .string(sha256)),
+            ("keyId", .string(keyId)), ("manifestCreated", .string(FeedText.timestamp(manifestCreated))),
+            ("installed", .string(FeedText.timestamp(installed))),
+        ])
+        return Array((json.rendered(pretty: true) + "\n").utf8)
+    }
+
+    public static func parse(_ bytes: [UInt8], name: String) throws -> FeedState {
+        let json = try FeedJSON.parse(bytes, name: name)
+        guard case .int(let format)? = json["format"], format == formatVersion,
+              case .int(let serial)? = json["serial"], serial >= 1,
+              case .string(let sha)? = json["sha256"], FeedText.bytes(hex: sha, count: 32) != nil,
+              case .string(let keyId)? = json["keyId"],
+              case .string(let created)? = json["manifestCreated"], let c = FeedText.seconds(timestamp: created),
+              case .string(let installed)? = json["installed"], let i = FeedText.seconds(timestamp: installed) else {
+            throw FeedError(.install, "not a feed state file of format \(formatVersion) (format, serial, sha256, keyId, "
+                            + "manifestCreated, installed); remove it only if you trust the installed index", path: name)
+        }
+        return FeedState(serial: serial, sha256: sha, keyId: keyId, manifestCreated: c, installed: i)
+    }
+}
+
+/// The checks between a verified manifest and what is installed, and the choice of download.
+public enum FeedPolicy {
+    public enum Plan: Sendable, Equatable {
+        /// The installed index is the manifest's (same SHA-256): nothing to download.
+        case upToDate
+        /// The delta from the installed index, smaller than the full index.
+        case delta(FeedManifest.DeltaEntry)
+        /// The full index (no delta from the installed one, or none smaller).
+        case full(FeedManifest.IndexEntry)
+    }
+
+    /// Refuses an expired manifest (freeze) and a serial lower than the installed one, or
+    /// equal with another index (rollback); then picks what to download.
+    public static func plan(_ manifest: FeedManifest, state: FeedState?, installedSHA256: String?, now: Int64,
+                            source: String = FeedManifest.fileName) throws -> Plan {
+        guard now < manifest.expires else {
+            throw FeedError(.expired, "the manifest (serial \(manifest.serial)) expired at \(FeedText.timestamp(manifest.expires)) "
+                            + "(now \(FeedText.timestamp(now))): the feed is frozen or replayed; the installed index is kept",
+                            path: source)
+        }
+        if let state {
+            if manifest.serial < state.serial {
+                throw FeedError(.rollback, "the manifest's serial \(manifest.serial) is lower than the installed serial "
+                                + "\(state.serial): an older manifest replayed; the installed index is kept", path: source)
+            }
+            if manifest.serial == state.serial && manifest.index.sha256 != state.sha256 {
+                throw FeedError(.rollback, "serial \(manifest.serial) is installed with index \(state.sha256.prefix(16))…, "
+                                + "and this manifest gives the same serial to another index \(manifest.index.sha256.prefix(16))…",
+                                path: source)
+            }
+        }
+        if installedSHA256 == manifest.index.sha256 { return .upToDate }
+        if let installedSHA256,
+           let delta = manifest.deltas.filter({ $0.from == installedSHA256 && $0.size < manifest.index.size })
+                                      .min(by: { $0.size < $1.size }) {
+            return .delta(delta)
+        }
+        return .full(manifest.index)
+    }
+}

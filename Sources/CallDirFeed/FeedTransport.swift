@@ -1,0 +1,103 @@
+/// How a follower reaches a feed: a folder served over HTTP(S) (AsyncHTTPClient on Linux in
+/// `CallDirFeedHTTP`, URLSession on Apple platforms in Examples/), or anything else that
+/// fetches files by their path relative to the feed's root. Implementations map "not found"
+/// to `.missing`, time-outs to `.timeout`, other failures to `.transport`, and must refuse
+/// (`.size`) a body longer than `maxBytes` without reading it all.
+public protocol FeedTransport: Sendable {
+    /// A small file whole (manifest, signature). With `ifNoneMatch` (an ETag from a previous
+    /// answer) a server may answer "not modified": then `nil`.
+    func fetch(_ path: String, maxBytes: Int, ifNoneMatch: String?) async throws -> FeedFetched?
+    /// A large file in pieces, handed to `sink` as they arrive, at most `maxBytes`.
+    func download(_ path: String, maxBytes: Int, into sink: FeedDownloadSink) async throws
+    /// Where `path` is, for messages (a URL, a file path).
+    func location(_ path: String) -> String
+}
+
+extension FeedTransport {
+    public func location(_ path: String) -> String { path }
+}
+
+public struct FeedFetched: Sendable {
+    public var bytes: [UInt8]
+    public var etag: String?
+    public init(bytes: [UInt8], etag: String?) { self.bytes = bytes; self.etag = etag }
+}
+
+/// Receives a download's bytes: counts them against the announced size (refusing the first
+/// byte past it), hashes them, and hands them to `write` (a file being written). `finish()`
+/// checks the size and SHA-256 the manifest announced.
+public final class FeedDownloadSink {
+    public let path: String
+    public let expectedSize: Int64
+    public let expectedSHA256: String
+    public private(set) var received: Int64 = 0
+    private var digest = FeedDigest()
+    private let write: (UnsafeRawBufferPointer) throws -> Void
+    private let progress: ((Int64, Int64) -> Void)?
+
+    public init(path: String, size: Int64, sha256: String, progress: ((Int64, Int64) -> Void)? = nil,
+                write: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.path = path
+        expectedSize = size
+        expectedSHA256 = sha256
+        self.write = write
+        self.progress = progress
+    }
+
+    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+        guard received + Int64(bytes.count) <= expectedSize else {
+            throw FeedError(.size, "the server sent more than the \(expectedSize) bytes the manifest announces; download aborted",
+                            path: path)
+        }
+        received += Int64(bytes.count)
+        digest.update(bytes)
+        try write(bytes)
+        progress?(received, expectedSize)
+    }
+
+    public func finish() throws {
+        guard received == expectedSize else {
+            throw FeedError(.size, "received \(received) bytes, the manifest announces \(expectedSize)", path: path)
+        }
+        let got = digest.hex()
+        guard got == expectedSHA256 else {
+            throw FeedError(.digest, "SHA-256 \(got) differs from the manifest's \(expectedSHA256)", path: path)
+        }
+    }
+}
+
+/// The follower's first step, shared by every side: fetch the manifest and its signature,
+/// verify them with the trusted keys, check expiry and rollback against the installed state,
+/// and choose the download.
+public struct FeedCheck: Sendable {
+    public var manifest: FeedManifest
+    public var manifestBytes: [UInt8]
+    public var etag: String?
+    public var plan: FeedPolicy.Plan
+
+    /// `nil` when the server says the manifest is unchanged since `ifNoneMatch`.
+    public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
+                           installedSHA256: String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
+        try await run(transport: transport, trusted: trusted, state: state, installedSHA256: { installedSHA256 },
+                      now: now, ifNoneMatch: ifNoneMatch)
+    }
+
+    /// `installedSHA256` is asked for only when the manifest was fetched (hashing a large
+    /// index is skipped when the server answers "not modified").
+    public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
+                           installedSHA256: () -> String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
+        guard !trusted.isEmpty else { throw FeedError(.usage, "no trusted key: pass --trusted-key ed25519:<hex>") }
+        guard let manifest = try await transport.fetch(FeedManifest.fileName, maxBytes: FeedJSON.maxBytes,
+                                                       ifNoneMatch: ifNoneMatch) else { return nil }
+        guard let signature = try await transport.fetch(FeedManifest.signatureFileName, maxBytes: 4096, ifNoneMatch: nil) else {
+            throw FeedError(.transport, "the server answered 'not modified' to an unconditional request",
+                            path: FeedManifest.signatureFileName)
+        }
+        let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: trusted,
+                                              manifestName: transport.location(FeedManifest.fileName),
+                                              signatureName: transport.location(FeedManifest.signatureFileName))
+        let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256(), now: now,
+                                       source: transport.location(FeedManifest.fileName))
+        return FeedCheck(manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CallDir
+import CallDirFeed
+import CallDirReader
+
+/// File helpers of the feed's tools: digests of mapped files, small reads, folders.
+package enum FeedFiles {
+    /// SHA-256 of a whole mapped file, dropping each chunk's pages once hashed (RSS stays small).
+    package static func sha256(_ file: MappedFile) -> String {
+        var digest = FeedDigest()
+        let chunk = 4 << 20
+        var at = 0
+        while at < file.bytes.count {
+            let end = min(at + chunk, file.bytes.count)
+            digest.update(UnsafeRawBufferPointer(rebasing: file.bytes[at..<end]))
+            file.release(at..<end)
+            at = end
+        }
+        return digest.hex()
+    }
+
+    package static func crcText(_ crc: UInt32) -> String { hex(crc) }
+
+    /// The whole file, at most `maxBytes`; nil when it does not exist.
+    package static func read(_ path: String, maxBytes: Int) throws -> [UInt8]? {
+        guard Syscalls.exists(path) else { return nil }
+        let file = try MappedFile(path: path)
+        guard file.bytes.count <= maxBytes else {
+            throw FeedError(.size, "\(file.bytes.count) bytes is over the limit of \(maxBytes)", path: path)
+        }
+        return Array(file.bytes)
+    }
+
+    package static func makeFolder(_ path: String) throws {
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw FeedError(.install, "cannot create the folder: \(String(cString: strerror(errno)))", path: path)
+        }
+    }
+
+    package static func publish(_ bytes: [UInt8], to path: String, role: String) throws {
+        try AtomicText.publish(String(decoding: bytes, as: UTF8.self), to: path, role: role)
+    }
+
+    /// Renames `source` over `destination` and syncs the folder.
+    package static func rename(_ source: String, over destination: String) throws {
+        if case .failure(let error) = Syscalls.rename(source, to: destination) {
+            throw FeedError(.install, "cannot rename \(source) over it: \(error.text)", path: destination)
+        }
+        let slash = destination.lastIndex(of: "/")
+        let folder = slash.map { String(destination[..<$0]) } ?? "."
+        if case .success(let fd) = Syscalls.openFolder(folder.isEmpty ? "/" : folder) {
+            _ = Syscalls.fsync(fd, path: folder)
+            Syscalls.close(fd)
+        }
+    }
+}
+
+/// A feed folder on disk as a transport: `verify --feed` and tests read a feed through the
+/// same checks a follower applies over HTTP.
+package struct FolderFeedTransport: FeedTransport {
+    package let root: String
+    package init(root: String) { self.root = root }
+
+    package func fetch(_ path: String, maxBytes: Int, ifNoneMatch: String?) async throws -> FeedFetched? {
+        guard let bytes = try FeedFiles.read(root + "/" + path, maxBytes: maxBytes) else {
+            throw FeedError(.missing, "the feed has no such file", path: root + "/" + path)
+        }
+        return FeedFetched(bytes: bytes, etag: nil)
+    }
+
+    package func location(_ path: String) -> String { root + "/" + path }
+
+    package func download(_ path: String, maxBytes: Int, into sink: FeedDownloadSink) async throws {
+        let full = root + "/" + path
+        guard Syscalls.exists(full) else { throw FeedError(.missing, "the feed has no such file", path: full) }
+        let file = try MappedFile(path: full)
+        let chunk = 1 << 20
+        var at = 0
+        while at < file.bytes.count {
+            let end = min(at + chunk, file.bytes.count)
+            try sink.append(UnsafeRawBufferPointer(rebasing: file.bytes[at..<end]))
+            file.release(at..<end)
+            at = end
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import CallDir
+import CallDirFeed
+import CallDirReader
+import Dispatch
+import Synchronization
+
+/// `calldir publish`: adds NEW to a static feed folder. Content first (the index under its
+/// SHA-256, a delta from each of the last `keep` published indexes), then the manifest and its
+/// signature, each published atomically, so a reader never sees a manifest naming a missing
+/// file; then files that no manifest of the grace period names are pruned.
+package enum FeedPublisher {
+    package struct Options: Sendable {
+        package var keep = 7
+        package var expiresAfter: Int64 = 7 * 86400
+        package var grace: Int64 = 3600
+        package var now: Int64 = FeedText.now()
+        package var temporaryFolder = "/tmp"
+        package init() {}
+    }
+
+    package struct Outcome: Sendable {
+        package var manifest: FeedManifest
+        package var newDeltas = 0
+        package var pruned: [String] = []
+    }
+
+    package static let historyFolder = "history"
+
+    package static func publish(index newPath: String, feed: String, key: FeedPrivateKey, options: Options) throws -> Outcome {
+        guard options.keep >= 0 else { throw FeedError(.usage, "--keep must be 0 or more") }
+        let new = try CallDirIndex(path: newPath, verify: true)
+        let sha = FeedFiles.sha256(new.file)
+        for folder in [feed, feed + "/index", feed + "/delta", feed + "/" + historyFolder] { try FeedFiles.makeFolder(folder) }
+
+        // The previous manifest, checked with our own key: a tampered folder is not extended.
+        var previous: FeedManifest?
+        let previousBytes = try FeedFiles.read(feed + "/" + FeedManifest.fileName, maxBytes: FeedJSON.maxBytes)
+        if let bytes = previousBytes {
+            let signature = try FeedFiles.read(feed + "/" + FeedManifest.signatureFileName, maxBytes: 4096) ?? []
+            previous = try FeedSignature.verify(manifest: bytes, signature: signature, trusted: [key.publicKey],
+                                                manifestName: feed + "/" + FeedManifest.fileName,
+                                                signatureName: feed + "/" + FeedManifest.signatureFileName)
+        }
+        let serial = max(previous?.serial ?? 0, history(feed).map(\.serial).max() ?? 0) + 1
+
+        // 1. The index, by its SHA-256.
+        let indexPath = "index/\(sha).calldir"
+        if !Syscalls.exists(feed + "/" + indexPath) {
+            let out = try AtomicFile(destination: feed + "/" + indexPath, role: "the feed's index")
+            do { try out.append(new.file.bytes); try out.publish() } catch { out.discard(); throw error }
+        }
+        let entry = FeedManifest.IndexEntry(path: indexPath, size: Int64(new.file.bytes.count), sha256: sha,
+                                            crc32: FeedFiles.crcText(new.checksum), deviceEntries: new.metadata.deviceEntries)
+
+        // 2. A delta from each of the last `keep` published indexes still in the folder.
+        var bases: [String] = []
+        if let previous {
+            for candidate in [previous.index.sha256] + previous.deltas.map(\.from)
+            where candidate != sha && !bases.contains(candidate) && Syscalls.exists(feed + "/index/\(candidate).calldir") {
+                bases.append(candidate)
+            }
+        }
+        var outcome = Outcome(manifest: FeedManifest(serial: serial, created: options.now, expires: options.now + options.expiresAfter,
+                                                     keyId: key.publicKey.keyId, index: entry, deltas: []))
+        // The new deltas are independent: made on every core (one diff streams each index once per changed set).
+        let wanted = Array(bases.prefix(options.keep))
+        let reused = wanted.map { base in previous?.deltas.first { $0.from == base && $0.to == sha } }
+        let made = Mutex<[Int: Swift.Result<FeedManifest.DeltaEntry, any Error>]>([:])
+        let todo = wanted.indices.filter { reused[$0] == nil }
+        DispatchQueue.concurrentPerform(iterations: todo.count) { k in
+            let i = todo[k]
+            let result = Swift.Result { try makeDelta(from: wanted[i], to: new, sha: sha, feed: feed, options: options) }
+            made.withLock { $0[i] = result }
+        }
+        let results = made.withLock { $0 }
+        for i in wanted.indices {
+            if let entry = reused[i] { outcome.manifest.deltas.append(entry); continue }
+            outcome.manifest.deltas.append(try results[i]!.get())
+            outcome.newDeltas += 1
+        }
+
+        // 3. The manifest (kept in history/ for pruning), then its signature.
+        let bytes = outcome.manifest.rendered()
+        try FeedFiles.publish(bytes, to: feed + "/\(historyFolder)/\(serial).json", role: "the manifest's history copy")
+        if let previousBytes {
+            // For the moment between the two renames: a signature file valid for both manifests.
+            try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: [key]) + FeedSignature.render(manifest: bytes, keys: [key]),
+                                  to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
+        }
+        try FeedFiles.publish(bytes, to: feed + "/" + FeedManifest.fileName, role: "the manifest")
+        try FeedFiles.publish(try FeedSignature.render(manifest: bytes, keys: [key]),
+                              to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
+
+        // 4. Prune what no manifest of the grace period (nor the previous one) names.
+        outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace)
+        return outcome
+    }
+
+    /// The delta from the published index `base` to NEW, under its own SHA-256.
+    static func makeDelta(from base: String, to new: CallDirIndex, sha: String, feed: String, options: Options) throws -> FeedManifest.DeltaEntry {
+        // Not verified up front: the diff checks each block's CRC as it reads it.
+        let old = try CallDirIndex(path: feed + "/index/\(base).calldir", verify: false)
+        let pending = feed + "/delta/pending-\(base.prefix(16)).calldelta"
+        _ = try Differ.diff(old: old, new: new, output: pending, temporaryFolder: options.temporaryFolder)
+        let made = try MappedFile(path: pending)
+        let deltaSHA = FeedFiles.sha256(made)
+        let deltaPath = "delta/\(deltaSHA).calldelta"
+        try FeedFiles.rename(pending, over: feed + "/" + deltaPath)
+        return FeedManifest.DeltaEntry(from: base, to: sha, path: deltaPath, size: Int64(made.bytes.count), sha256: deltaSHA)
+    }
+
+    /// The manifests of history/, newest first.
+    static func history(_ feed: String) -> [FeedManifest] {
+        let folder = feed + "/" + historyFolder
+        return Syscalls.folderEntries(folder).compactMap { name -> FeedManifest? in
+            guard name.hasSuffix(".json"), let bytes = try? FeedFiles.read(folder + "/" + name, maxBytes: FeedJSON.maxBytes) else { return nil }
+            return try? FeedManifest.parse(bytes, name: name)
+        }.sorted { $0.serial > $1.serial }
+    }
+
+    static func prune(feed: String, now: Int64, grace: Int64) throws -> [String] {
+        let all = history(feed)
+        // The current and the previous manifest always; older ones while in the grace period.
+        let kept = all.enumerated().filter { $0.offset < 2 || $0.element.created >= now - grace }.map(\.element)
+        var named = Set<String>()
+        for m in kept {
+            named.insert(m.index.path)
+            for d in m.deltas { named.insert(d.path); named.insert("index/\(d.from).calldir") }
+        }
+        var removed: [String] = []
+        for folder in ["index", "delta"] {
+            for name in Syscalls.folderEntries(feed + "/" + folder) where !named.contains(folder + "/" + name) {
+                if name.hasPrefix("pending-") || name.hasPrefix(".") { continue }
+                _ = Syscalls.unlink(feed + "/" + folder + "/" + name)
+                removed.append(folder + "/" + name)
+            }
+        }
+        for m in all where !kept.contains(m) {
+            _ = Syscalls.unlink(feed + "/\(historyFolder)/\(m.serial).json")
+            removed.append("\(historyFolder)/\(m.serial).json")
+        }
+        return removed.sorted()
+    }
+}

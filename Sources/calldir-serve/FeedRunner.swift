@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CallDir
+import CallDirFeed
+import CallDirFeedHTTP
+import CallDirFeedOptions
+import CallDirFeedTools
+import CallDirReader
+import Dispatch
+
+/// Runs the feed's commands (their options and help are in CallDirFeedOptions; `calldir`
+/// checks them first and execs this with the command's name).
+enum FeedRunner {
+    static func main(_ command: FeedCommandName, arguments: [String]) -> Never {
+        do {
+            switch command {
+            case .keygen: try keygen(KeygenOptions.parse(arguments))
+            case .publish: try publish(PublishOptions.parse(arguments))
+            case .update: try update(UpdateOptions.parse(arguments))
+            case .verifyFeed: try verifyFeed(VerifyFeedOptions.parse(arguments))
+            }
+            exit(0)
+        } catch let error as FeedError {
+            say(2, "calldir: error: \(error)\n")
+            exit(error.exitCode)
+        } catch let error as CallDirError {
+            say(2, "calldir: error: \(error)\n")
+            exit(error.code == .usage ? 64 : error.code == .io ? 74 : 2)
+        } catch {
+            KeygenOptions.exit(withError: error)
+        }
+    }
+
+    static func say(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
+    }
+
+    static func trusted(_ texts: [String]) throws -> [FeedPublicKey] { try texts.map { try FeedPublicKey(text: $0) } }
+
+    static func keygen(_ options: KeygenOptions) throws {
+        let key = FeedPrivateKey()
+        let fd = open(options.output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw FeedError(.usage, "cannot create the key file: \(String(cString: strerror(errno))) (an existing key is never replaced)",
+                            path: options.output)
+        }
+        var text = key.fileText
+        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) }
+        guard written == key.fileText.utf8.count, fsync(fd) == 0, close(fd) == 0 else {
+            unlink(options.output)
+            throw FeedError(.install, "cannot write the key file", path: options.output)
+        }
+        say(1, key.publicKey.text + "\n")
+        say(2, "calldir: private key in \(options.output) (key id \(key.publicKey.keyId)); give followers the public key above as --trusted-key\n")
+    }
+
+    static func publish(_ options: PublishOptions) throws {
+        guard let keyText = try FeedFiles.read(options.key, maxBytes: 4096) else {
+            throw FeedError(.usage, "no such key file (make one with `calldir keygen -o FILE`)", path: options.key)
+        }
+        let key = try FeedPrivateKey(fileText: String(decoding: keyText, as: UTF8.self), path: options.key)
+        var settings = FeedPublisher.Options()
+        settings.keep = options.keep
+        guard let expires = FeedText.duration(options.expires), let grace = FeedText.duration(options.grace) else {
+            throw FeedError(.usage, "--expires and --grace take a duration such as 90s, 30m, 12h or 7d")
+        }
+        settings.expiresAfter = expires
+        settings.grace = grace
+        let outcome = try FeedPublisher.publish(index: options.index, feed: options.feed, key: key, options: settings)
+        let m = outcome.manifest
+        if options.json {
+            say(1, FeedJSON.object([
+                ("feed", .string(options.feed)), ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)),
+                ("size", .int(m.index.size)), ("expires", .string(FeedText.timestamp(m.expires))),
+                ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
+                ("newDeltas", .int(Int64(outcome.newDeltas))), ("pruned", .array(outcome.pruned.map { .string($0) })),
+            ]).rendered() + "\n")
+        } else {
+            say(1, "published serial \(m.serial) in \(options.feed): index \(m.index.sha256.prefix(16))… (\(m.index.size) bytes), "
+                + (m.deltas.isEmpty ? "no delta, " : "\(m.deltas.count) delta(s) (\(m.deltas.map { String($0.size) }.joined(separator: ", ")) bytes), ")
+                + "expires \(FeedText.timestamp(m.expires)); pruned \(outcome.pruned.count) file(s)\n")
+        }
+    }
+
+    static func update(_ options: UpdateOptions) throws {
+        let keys = try trusted(options.keys.trustedKeys)
+        guard let index = options.index else { throw FeedError(.usage, "--index is required") }
+        var updater = FeedUpdater(indexPath: index, trusted: keys)
+        let terminal = isatty(2) != 0
+        if terminal {
+            updater.progress = { got, total in
+                guard total > 1 << 20 else { return }
+                say(2, "\r\(got * 100 / total)% of \(total) bytes")
+            }
+        }
+        let url = options.feed
+        let timeout = options.timeout
+        let result = try runBlocking { [updater] in
+            let client = HTTPFeedTransport.makeClient(readTimeout: .seconds(Int64(timeout)))
+            do {
+                let outcome = try await updater.update(transport: HTTPFeedTransport(feedURL: url, client: client))
+                try? await client.shutdown()
+                return outcome
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+        }
+        if terminal { say(2, "\r\u{1B}[K") }
+        switch result {
+        case .upToDate(let serial):
+            say(1, options.json ? "{\"index\":\(FeedJSON.string(index).rendered()),\"serial\":\(serial),\"updated\":false}\n"
+                                : "up to date: \(index) is at serial \(serial)\n")
+        case .installed(let serial, let viaDelta, let downloaded):
+            say(1, options.json ? "{\"index\":\(FeedJSON.string(index).rendered()),\"serial\":\(serial),\"updated\":true,"
+                                  + "\"via\":\"\(viaDelta ? "delta" : "full")\",\"downloaded\":\(downloaded)}\n"
+                                : "updated: \(index) is at serial \(serial) (\(viaDelta ? "delta" : "full index"), \(downloaded) bytes downloaded)\n")
+        }
+    }
+
+    static func verifyFeed(_ options: VerifyFeedOptions) throws {
+        let keys = try trusted(options.keys.trustedKeys)
+        let feed = options.feed
+        let report = try runBlocking { try await FeedFolderCheck.run(feed: feed, trusted: keys) }
+        let m = report.manifest
+        say(1, options.json ? FeedJSON.object([("feed", .string(feed)), ("ok", .bool(true)), ("serial", .int(m.serial)),
+                                               ("expires", .string(FeedText.timestamp(m.expires))),
+                                               ("files", .int(Int64(report.checkedFiles)))]).rendered() + "\n"
+                            : "ok: \(feed): serial \(m.serial), \(report.checkedFiles) file(s) match the manifest, signed by \(m.keyId), "
+                              + "expires \(FeedText.timestamp(m.expires))\n")
+    }
+}
+
+/// Runs async work to completion from a synchronous command.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let box = BlockingBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+private final class BlockingBox<T>: @unchecked Sendable {  // written once by the task, read after the semaphore
+    var result: Result<T, any Error>?
+}

@@ -1,0 +1,126 @@
+import CallDirFeed
+import Testing
+
+/// The feed's format and checks without a server: manifest bytes, signatures, rollback,
+/// expiry and the choice of download (FORMAT.md, "Update feed").
+@Suite("Update feed format")
+struct FeedFormatTests {
+    static let a = String(repeating: "a", count: 64), b = String(repeating: "b", count: 64), c = String(repeating: "c", count: 64)
+
+    static func manifest(serial: Int64 = 3, expires: Int64 = 2_000_000_000) -> FeedManifest {
+        FeedManifest(serial: serial, created: 1_764_158_400, expires: expires, keyId: "",
+                     index: .init(path: "index/\(c).calldir", size: 1000, sha256: c, crc32: "0badcafe", deviceEntries: 42),
+                     deltas: [.init(from: a, to: c, path: "delta/\(b).calldelta", size: 100, sha256: b),
+                              .init(from: b, to: c, path: "delta/\(a).calldelta", size: 2000, sha256: a)])
+    }
+
+    static func signed(_ m: FeedManifest, by key: FeedPrivateKey) throws -> ([UInt8], [UInt8]) {
+        var m = m
+        m.keyId = key.publicKey.keyId
+        let bytes = m.rendered()
+        return (bytes, try FeedSignature.render(manifest: bytes, keys: [key]))
+    }
+
+    @Test("a manifest's bytes parse back to the same manifest; times are UTC text")
+    func roundTrip() throws {
+        let m = Self.manifest()
+        let text = String(decoding: m.rendered(), as: UTF8.self)
+        #expect(text.contains("\"created\": \"2025-11-26T12:00:00Z\""))
+        #expect(try FeedManifest.parse(m.rendered()) == m)
+    }
+
+    @Test("every byte of the manifest and of the signature is covered: one altered byte is refused")
+    func everyByteSigned() throws {
+        let key = FeedPrivateKey()
+        let (manifest, signature) = try Self.signed(Self.manifest(), by: key)
+        #expect(try FeedSignature.verify(manifest: manifest, signature: signature, trusted: [key.publicKey]).serial == 3)
+        for i in stride(from: 0, to: manifest.count, by: 7) {
+            var altered = manifest
+            altered[i] ^= 0x01
+            #expect(throws: FeedError.self) { try FeedSignature.verify(manifest: altered, signature: signature, trusted: [key.publicKey]) }
+        }
+        var badSignature = signature
+        badSignature[signature.count - 5] = badSignature[signature.count - 5] == 0x30 ? 0x31 : 0x30
+        let error = #expect(throws: FeedError.self) { try FeedSignature.verify(manifest: manifest, signature: badSignature, trusted: [key.publicKey]) }
+        #expect(error?.check == .signature)
+    }
+
+    @Test("mid-publication, one signature file over the previous and the new manifest verifies either, and nothing else")
+    func acrossPublication() throws {
+        let key = FeedPrivateKey()
+        let (old, _) = try Self.signed(Self.manifest(serial: 3), by: key)
+        let (new, _) = try Self.signed(Self.manifest(serial: 4), by: key)
+        let both = try FeedSignature.render(manifest: old, keys: [key]) + FeedSignature.render(manifest: new, keys: [key])
+        #expect(try FeedSignature.verify(manifest: old, signature: both, trusted: [key.publicKey]).serial == 3)
+        #expect(try FeedSignature.verify(manifest: new, signature: both, trusted: [key.publicKey]).serial == 4)
+        let (other, _) = try Self.signed(Self.manifest(serial: 5), by: key)
+        let error = #expect(throws: FeedError.self) { try FeedSignature.verify(manifest: other, signature: both, trusted: [key.publicKey]) }
+        #expect(error?.check == .signature)
+    }
+
+    @Test("an untrusted key is refused; during rotation either trusted key verifies")
+    func keys() throws {
+        let old = FeedPrivateKey(), new = FeedPrivateKey()
+        let (manifest, signature) = try Self.signed(Self.manifest(), by: new)
+        let error = #expect(throws: FeedError.self) { try FeedSignature.verify(manifest: manifest, signature: signature, trusted: [old.publicKey]) }
+        #expect(error?.check == .untrustedKey)
+        #expect(try FeedSignature.verify(manifest: manifest, signature: signature, trusted: [old.publicKey, new.publicKey]).serial == 3)
+        #expect(try FeedPublicKey(text: new.publicKey.text) == new.publicKey)
+        #expect(throws: FeedError.self) { try FeedPublicKey(text: "ed25519:1234") }
+        let reread = try FeedPrivateKey(fileText: new.fileText, path: "k")
+        #expect(reread.publicKey == new.publicKey)
+    }
+
+    @Test("rollback and freeze are refused; the smallest delta from the installed index is chosen, else the full index")
+    func policy() throws {
+        let m = Self.manifest()
+        let state = FeedState(serial: 4, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
+        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: state, installedSHA256: Self.a, now: 0) })?.check == .rollback)
+        let same = FeedState(serial: 3, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
+        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: same, installedSHA256: Self.a, now: 0) })?.check == .rollback)
+        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: nil, installedSHA256: nil, now: m.expires) })?.check == .expired)
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.a, now: 0) == .delta(m.deltas[0]))
+        // The delta from b is larger than the index: the index is cheaper.
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.b, now: 0) == .full(m.index))
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: nil, now: 0) == .full(m.index))
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.c, now: 0) == .upToDate)
+    }
+
+    @Test("hostile manifests: paths leaving the folder, wrong types, duplicate members, unknown format")
+    func hostileManifests() throws {
+        let good = String(decoding: Self.manifest().rendered(), as: UTF8.self)
+        for (from, to) in [("index/\(Self.c).calldir", "../etc/passwd"), ("index/\(Self.c).calldir", "/abs"),
+                           ("\"format\": 1", "\"format\": 2"), ("\"serial\": 3", "\"serial\": 3.5"),
+                           ("\"serial\": 3", "\"serial\": 3, \"serial\": 4"), ("\"deviceEntries\": 42", "\"deviceEntries\": -1"),
+                           ("0badcafe", "0BADCAFE")] {
+            let bad = Array(good.replacingOccurrences(of: from, with: to).utf8)
+            let error = #expect(throws: FeedError.self, "\(to)") { try FeedManifest.parse(bad) }
+            #expect(error?.check == .manifest)
+        }
+    }
+
+    @Test("a download sink refuses the first byte past the announced size and a wrong SHA-256")
+    func sink() throws {
+        let data: [UInt8] = Array(repeating: 7, count: 100)
+        let sha = data.withUnsafeBytes { FeedDigest.hex($0) }
+        var written = 0
+        let sink = FeedDownloadSink(path: "f", size: 100, sha256: sha) { written += $0.count }
+        try data.withUnsafeBytes { try sink.append($0) }
+        try sink.finish()
+        let over = FeedDownloadSink(path: "f", size: 99, sha256: sha) { _ in }
+        #expect((#expect(throws: FeedError.self) { try data.withUnsafeBytes { try over.append($0) } })?.check == .size)
+        let wrong = FeedDownloadSink(path: "f", size: 100, sha256: Self.a) { _ in }
+        try data.withUnsafeBytes { try wrong.append($0) }
+        #expect((#expect(throws: FeedError.self) { try wrong.finish() })?.check == .digest)
+        #expect(written == 100)
+    }
+
+    @Test("durations and timestamps")
+    func text() {
+        #expect(FeedText.duration("7d") == 604_800)
+        #expect(FeedText.duration("90s") == 90)
+        #expect(FeedText.duration("-1h") == nil)
+        #expect(FeedText.seconds(timestamp: FeedText.timestamp(1_764_158_400)) == 1_764_158_400)
+        #expect(FeedText.seconds(timestamp: "2026-13-01T00:00:00Z") == nil)
+    }
+}
