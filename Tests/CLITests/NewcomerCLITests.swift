@@ -39,6 +39,19 @@ struct NewcomerCLITests {
         #expect(!result.stderr.contains("Nothing to compile"))
     }
 
+    @Test("--country takes a calling code that exists or a region: 999 is refused at once, saying what it wants")
+    func unknownCountry() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let list = scratch.write("b.txt", "2015550100\n")
+        let refused = try CLI.run(["compile", "--country", "999", "--block", list, "-o", scratch.file("i.calldir")])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("The value '999' is invalid for '--country <code>'"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("A calling code (1, 33, 41) or region (US, FR, CH)"), "\(refused.stderr)")
+        let region = try CLI.run(["compile", "-q", "--country", "US", "--block", list, "-o", scratch.file("i.calldir")])
+        #expect(region.status == 0, "\(region.stderr)")
+    }
+
     @Test("serve without its sibling executables names every missing one at once")
     func missingSiblings() throws {
         let scratch = TempFolder()

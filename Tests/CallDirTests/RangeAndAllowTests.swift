@@ -69,7 +69,7 @@ struct RangeAndAllowTests {
             try compile(block: [block], output: folder.file("over.calldir")) { $0.maxNumbers = 10_000 }
             Issue.record("over-budget list was published")
         } catch let error as CallDirError {
-            #expect(error.code == .limitExceeded && error.message.contains("10001"))
+            #expect(error.code == .limitExceeded && error.message.contains("10,001"))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.file("over.calldir")))
     }
