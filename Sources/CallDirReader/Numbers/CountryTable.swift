@@ -109,10 +109,14 @@ public enum CountryTable {
     /// The international prefixes of every code (and `00` for no code, key 0) as the
     /// normaliser reads them: immortal memory, no reference counting in the hot path.
     static let prefixLists: [Int: PrefixList] = {
-        var lists: [Int: PrefixList] = [0: PrefixList(["00"])]
+        var lists: [Int: PrefixList] = [0: noCountryPrefixes]
         for row in rows { lists[row.code] = PrefixList(row.internationalPrefixes) }
         return lists
     }()
+
+    /// The international prefix read without --country (`00`), alone: building every
+    /// code's list costs a one-shot lookup more than the lookup itself.
+    static let noCountryPrefixes = PrefixList(["00"])
 
     /// "6 to 10 or 12": a list of lengths for messages.
     public static func describeLengths(_ lengths: [Int]) -> String {
@@ -146,7 +150,7 @@ struct PrefixRules: @unchecked Sendable {
         table.initialize(repeating: 0, count: 1000)
         for prefix in 100..<1000 {
             for length in 1...3 {
-                let code = prefix / [100, 10, 1][length - 1]
+                let code = prefix / (length == 1 ? 100 : length == 2 ? 10 : 1)
                 let rule = rules[code]
                 guard rule != 0 else { continue }
                 var entry = rule & 0xFFFFF | UInt32(length) << 30
@@ -188,7 +192,7 @@ struct DigitPrefix: Sendable, Equatable {
     let length: Int
 
     init?(_ text: String) {
-        guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
         value = text.utf8.reduce(0) { $0 * 10 + UInt64($1 - 0x30) }
         length = text.utf8.count
     }

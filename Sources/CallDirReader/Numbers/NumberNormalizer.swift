@@ -101,7 +101,7 @@ public struct NumberNormalizer: Sendable {
         takesNANPAsIs = (country == nil || country == 1) && !lenient
         guard let country else {
             mode = .e164
-            internationalPrefixes = CountryTable.prefixLists[0]!
+            internationalPrefixes = CountryTable.noCountryPrefixes  // not the whole table: a one-shot lookup starts here
             return
         }
         guard CountryTable.exists(country) else {
