@@ -111,11 +111,21 @@ struct ProtocolRecords {
 }
 
 /// Forwards the first `limit` calls to the simulator, then nothing: the extension was killed.
-final class KillSwitch: CallDirectoryContext {
+/// `onKill` runs once, at the first dropped call (`Dying` stops the request there).
+class KillSwitch: CallDirectoryContext {
     let base: CallKitSimulator
     var left: Int
-    init(_ base: CallKitSimulator, after limit: Int) { self.base = base; left = limit }
-    private func live() -> Bool { left -= 1; return left >= 0 }
+    private let onKill: () -> Void
+    init(_ base: CallKitSimulator, after limit: Int, onKill: @escaping () -> Void = {}) {
+        self.base = base
+        left = limit
+        self.onKill = onKill
+    }
+    private func live() -> Bool {
+        left -= 1
+        if left == -1 { onKill() }
+        return left >= 0
+    }
     var isIncremental: Bool { base.isIncremental }
     func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) { if live() { base.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
     func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {

@@ -94,27 +94,8 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
 
 /// Forwards calls until `after` of them, then dies: drops every call and stops the request
 /// (so the extension writes no checkpoint, as a killed process would not).
-final class Dying: CallDirectoryContext {
-    let base: CallKitSimulator
-    let request: CallDirectoryExtensionRequest
-    var left: Int
+final class Dying: KillSwitch {
     init(_ base: CallKitSimulator, request: CallDirectoryExtensionRequest, after calls: Int) {
-        self.base = base
-        self.request = request
-        left = calls
+        super.init(base, after: calls, onKill: { request.stop() })
     }
-    private func live() -> Bool {
-        left -= 1
-        if left < 0 { request.stop() }
-        return left >= 0
-    }
-    var isIncremental: Bool { base.isIncremental }
-    func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) { if live() { base.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
-    func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
-        if live() { base.addIdentificationEntry(withNextSequentialPhoneNumber: n, label: label) }
-    }
-    func removeBlockingEntry(withPhoneNumber n: Int64) { if live() { base.removeBlockingEntry(withPhoneNumber: n) } }
-    func removeAllBlockingEntries() { if live() { base.removeAllBlockingEntries() } }
-    func removeIdentificationEntry(withPhoneNumber n: Int64) { if live() { base.removeIdentificationEntry(withPhoneNumber: n) } }
-    func removeAllIdentificationEntries() { if live() { base.removeAllIdentificationEntries() } }
 }
