@@ -6,10 +6,7 @@ import Testing
 /// against a brute-force comparison of the two indexes' expanded exports (the Swiss lists).
 @Suite("calldir diff --report")
 struct DiffReportCLITests {
-    static func realList(_ name: String) -> String? {
-        let path = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata/\(name)").path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }
+    static func realList(_ name: String) -> String? { realDataPath(name) }
 
     static let french = realList("fr-arcep-operator-ranges.json")
     static let swissNumbers = realList("swiss-spam-numbers.txt")

@@ -6,10 +6,7 @@ import Testing
 /// lists in ../shared/realdata with injected bad rows, in a folder whose name needs escaping.
 @Suite("calldir compile --error-format")
 struct ErrorFormatCLITests {
-    static func realList(_ name: String) -> String? {
-        let path = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata/\(name)").path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }
+    static func realList(_ name: String) -> String? { realDataPath(name) }
 
     static let swiss = realList("swiss-spam-numbers.txt")
     static let french = realList("fr-arcep-operator-ranges.json")
