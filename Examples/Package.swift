@@ -5,8 +5,8 @@ import PackageDescription
 // Directory extension's principal class), an app-side target (the CallKit calls behind the
 // library's ReloadCoordinator) and what both share (the App Group folder). Link them from the
 // app's and the extension's Xcode targets. Every line that needs CallKit, UIKit or the App
-// Group container is inside `#if os(iOS)`; the rest compiles anywhere, and the test suite
-// builds this package on Linux (`ExamplesPackageTests`), so the examples cannot rot unseen.
+// Group container is inside `#if os(iOS)`; the rest compiles anywhere, and scripts/test (what
+// CI runs) builds this package on Linux, so the examples cannot rot unseen.
 let package = Package(
     name: "calldir-examples",
     platforms: [.iOS(.v15), .macOS(.v13)],
