@@ -3,7 +3,7 @@ import CallDirReader
 import Testing
 
 /// For random indexes and request sizes, whatever sequence of complete, incremental, failed
-/// and unseen requests the device goes through, a loader driven as the README says ends with
+/// and unseen requests the device goes through, a loader driven as docs/CALLKIT.md says ends with
 /// the device holding exactly the index's entries, and CallKit never reports an error of its
 /// own (only the interruptions the test injects).
 @Suite("Device loading properties")

@@ -4,7 +4,7 @@ import Testing
 
 /// For random pairs of indexes OLD and NEW (ranges that grow, shrink, split, merge and vanish,
 /// labels that change, exact numbers inside ranges, empty kinds), random request sizes and
-/// injected failures: a device that held OLD and is driven as the README says ends with
+/// injected failures: a device that held OLD and is driven as docs/CALLKIT.md says ends with
 /// exactly NEW's entries, the same as a complete load of NEW into a fresh simulator; and
 /// without failures the update sends exactly the set differences, never more.
 @Suite("Device update properties")
