@@ -1,6 +1,8 @@
 import CallDir
 @testable import CallDirServer
 import Foundation
+import Logging
+import Synchronization
 import Testing
 @testable import CallDirReader
 
@@ -39,20 +41,29 @@ struct IndexHolderTests {
 
     @Test("why the last load failed is readable while a reload holds the reload lock")
     func lastErrorDoesNotWaitForReloads() throws {
-        let (a, b, served) = try indexes()
-        let holder = IndexHolder(path: served, metrics: metrics, logger: quietLogger, retireWaitMilliseconds: 3000)
+        let (a, _, served) = try indexes()
+        let gate = LogGate(parkOn: "index refused")
+        let holder = IndexHolder(path: served, metrics: metrics, logger: Logger(label: "calldir.test") { _ in GateLogHandler(gate: gate) })
         holder.reload(reason: "start")
-        let held = holder.snapshot  // a request still using index a
-        try scratch.publish(b, as: served)
-        holder.reloadIfReplaced()   // a is retired but held
-        try scratch.publish(a, as: served)
-        let reloading = Thread { holder.reload(reason: "test") }  // waits up to 3 s for a, holding the lock
+        try scratch.publish(a, as: served, damage: true)
+        // The handshake: the reload logs its refusal inside the reload lock (after recording the
+        // failure), and the gate parks it there until the test lets it go. So while the test
+        // reads `lastError` below, the reload provably holds the lock.
+        gate.arm()
+        let finished = DispatchSemaphore(value: 0)
+        let reloading = Thread {
+            holder.reload(reason: "test")
+            finished.signal()
+        }
         reloading.start()
-        usleep(200_000)
-        let clock = ContinuousClock()
-        let took = clock.measure { _ = holder.lastError }
-        #expect(took < .seconds(1), "lastError waited \(took) for the reload lock")
-        withExtendedLifetime(held) {}
+        try #require(gate.parked.wait(timeout: .now() + 60) == .success, "the reload never logged its refusal")
+        let error = holder.lastError
+        // Had `lastError` waited for the reload lock, it could only have returned once the gate
+        // gave up holding the reload (after 30 s, a deadlock guard, not a timing assertion).
+        let reloadStillHeld = gate.release()
+        #expect(reloadStillHeld, "lastError waited for the reload lock: it returned only once the parked reload was given up")
+        #expect(error?.code == .corruptIndex, "lastError during the reload: \(String(describing: error))")
+        #expect(finished.wait(timeout: .now() + 60) == .success, "the reload did not finish once released")
     }
 
     @Test("a damaged or missing replacement is refused, counted once, and the old index keeps serving")
@@ -120,4 +131,50 @@ struct IndexHolderTests {
         holder.reloadIfReplaced()
         #expect(holder.snapshot != nil)
     }
+}
+
+/// Parks the thread that logs a message starting with `parkOn`, once armed, until `release()`:
+/// a handshake with code that logs while it holds a lock. Waits at most 30 s (then gives up and
+/// lets the thread go, so a broken test fails instead of hanging).
+final class LogGate: Sendable {
+    let parkOn: String
+    let parked = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+    private let state = Mutex<(armed: Bool, gaveUp: Bool)>((false, false))
+
+    init(parkOn: String) { self.parkOn = parkOn }
+
+    func arm() { state.withLock { $0.armed = true } }
+
+    /// Called by the logging thread.
+    func pass(_ message: String) {
+        guard message.hasPrefix(parkOn) else { return }
+        let wasArmed = state.withLock { gate -> Bool in
+            defer { gate.armed = false }
+            return gate.armed
+        }
+        guard wasArmed else { return }
+        parked.signal()
+        if released.wait(timeout: .now() + 30) == .timedOut { state.withLock { $0.gaveUp = true } }
+    }
+
+    /// Lets the parked thread go; true if it was still parked (the gate had not given up).
+    func release() -> Bool {
+        let stillParked = state.withLock { !$0.gaveUp }
+        released.signal()
+        return stillParked
+    }
+}
+
+struct GateLogHandler: LogHandler {
+    let gate: LogGate
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) { gate.pass(event.message.description) }
 }
