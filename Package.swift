@@ -145,6 +145,8 @@ let package = Package(
         .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirReader", "CSQLite", "CZlib", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
+        // Every Swift block of README.md and docs/, copied into Generated/ by scripts/doc-snippets.
+        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "TestSupport"]),
         .testTarget(
             name: "CallDirServerTests",
             dependencies: [
