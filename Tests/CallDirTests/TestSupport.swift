@@ -21,11 +21,3 @@ func compile(block: [String] = [], identify: [String] = [], output: String,
     var diagnostics: [Diagnostic] = []
     return try compile(options, diagnostics: &diagnostics)
 }
-
-func fileBytes(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
-
-/// A valid North American number: 1, area code and exchange 200-999, line 0000-9999.
-func randomNANP<G: RandomNumberGenerator>(using rng: inout G) -> Int64 {
-    10_000_000_000 + Int64.random(in: 200...999, using: &rng) * 10_000_000
-        + Int64.random(in: 200...999, using: &rng) * 10_000 + Int64.random(in: 0...9_999, using: &rng)
-}
