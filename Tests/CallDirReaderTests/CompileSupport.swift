@@ -3,12 +3,21 @@ import CallDirReader
 import Foundation
 @_exported import TestSupport
 
-// The reader's tests read indexes the compiler makes: "compile this list" lives here, in the
-// one reader test target that depends on CallDir, not in TestSupport, which every target links
-// and which depends on nothing (a compiler in it would reach the daemon's and feed's tests too).
+// "Compile this list": the reader's tests read indexes the compiler makes. It needs CallDir, so
+// it lives here, in the reader test target (which already depends on CallDir), and CallDirTests
+// compiles the same file through a symlink (as ForgeSupport is shared), not in TestSupport:
+// every test target links TestSupport, which depends on nothing, so the daemon's and the
+// feed's tests do not link the compiler through it.
 
-/// Compiles list files into `output` as `calldir compile` would, with the options `configure`
-/// sets; diagnostics are dropped (the tests here read the index, not the messages).
+/// Runs a compile, collecting diagnostics.
+@discardableResult
+func compile(_ options: CompileOptions, diagnostics: inout [Diagnostic]) throws -> CompileSummary {
+    var collected: [Diagnostic] = []
+    defer { diagnostics = collected }
+    return try Compiler(options: options, onDiagnostic: { collected.append($0) }).run()
+}
+
+/// Compiles list files into `output` as `calldir compile` would, with the options `configure` sets.
 @discardableResult
 func compile(block: [String] = [], identify: [String] = [], output: String,
              configure: (inout CompileOptions) -> Void = { _ in }) throws -> CompileSummary {
@@ -16,7 +25,8 @@ func compile(block: [String] = [], identify: [String] = [], output: String,
     options.blockSources = block.map { .file($0) }
     options.identifySources = identify.map { .file($0) }
     configure(&options)
-    return try Compiler(options: options, onDiagnostic: { _ in }).run()
+    var diagnostics: [Diagnostic] = []
+    return try compile(options, diagnostics: &diagnostics)
 }
 
 /// Compiles text lists (one number, `FIRST-LAST` range or `#` pattern per line; identification
