@@ -26,6 +26,14 @@ public func randomNANP<G: RandomNumberGenerator>(using rng: inout G) -> Int64 {
         + Int64.random(in: 200...999, using: &rng) * 10_000 + Int64.random(in: 0...9_999, using: &rng)
 }
 
+/// Random distinct 11-digit NANP-like numbers, ascending, with a few dozen labels.
+public func sampleEntries(_ count: Int, seed: UInt64) -> [(Int64, String)] {
+    var rng = SeededGenerator(seed: seed)
+    var numbers = Set<Int64>()
+    while numbers.count < count { numbers.insert(randomNANP(using: &rng)) }
+    return numbers.sorted().map { ($0, "Label \($0 % 37)") }
+}
+
 /// A fresh folder under /tmp (`mkdtemp`), removed by `remove()`.
 public struct TempFolder: Sendable {
     public let path: String

@@ -159,6 +159,27 @@ package final class DeviceEntryStream {
         lastNumber = number
     }
 
+    /// How many device entries there are: a stretch of a range costs O(1) however long (a
+    /// forged range of 10^14 numbers included), exact numbers below the next range number are
+    /// counted a block at a time. `verify` recounts with it.
+    package func count() throws -> Int64 {
+        try seek(after: 0)
+        var total: Int64 = 0
+        while let s = try peekSegment() {
+            let bound = rangeNext <= rangeLast ? rangeNext : .max
+            var i = exactPos
+            while i < exact.count, exact[i] < bound { i += 1 }
+            if i > exactPos {
+                total += Int64(i - exactPos)
+                exactPos = i
+            } else {
+                total += s.last - s.first + 1
+                try consume(through: s.last)
+            }
+        }
+        return total
+    }
+
     /// The entries as stored, for exports that keep ranges: exact numbers (`number`) and whole
     /// ranges (`range`) ascending, a range before the exact numbers above its first. Exact
     /// numbers inside a range come too (the index keeps both). Hands out every entry.
@@ -166,20 +187,24 @@ package final class DeviceEntryStream {
                                range: (_ range: NumberRange, _ label: UInt32) throws -> Void) throws {
         try seek(after: 0)
         var r = 0
+        var nextFirst = ranges.isEmpty ? Int64.max : ranges.range(0).first  // the next range's first number
         func rangesBelow(_ n: Int64) throws {
-            while r < ranges.count, ranges[r].first < n {
-                try range(NumberRange(first: ranges[r].first, last: ranges[r].last), ranges[r].label)
+            while nextFirst < n {
+                let next = ranges.range(r)
+                try range(NumberRange(first: next.first, last: next.last), next.label)
                 r += 1
+                nextFirst = r < ranges.count ? ranges.range(r).first : .max
             }
         }
-        while exactPos < exact.count || !exactDone {
-            try refillIfNeeded()
-            while exactPos < exact.count {
-                try rangesBelow(exact[exactPos])
-                try number(exact[exactPos], exactLabels.isEmpty ? 0 : exactLabels[exactPos])
-                exactPos += 1
+        while try cursor.nextRun(&exact, labels: &exactLabels) {
+            let (block, ids) = (exact, exactLabels)  // shared storage, not copies
+            for i in 0..<block.count {
+                if nextFirst < block[i] { try rangesBelow(block[i]) }
+                try number(block[i], ids.isEmpty ? 0 : ids[i])
             }
         }
+        exactPos = exact.count
+        exactDone = true
         try rangesBelow(.max)  // every range: none starts at Int64.max (checked at open)
         rangeNext = 1
         rangeLast = 0
