@@ -141,7 +141,8 @@ let package = Package(
         // --- end signed update feed ---
         // What every test target shares (a scratch folder, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir", "TestSupport"]),
+        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir", "CZlib", "TestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirReader", "CSQLite", "CZlib", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),

@@ -29,7 +29,7 @@ oneshot=$out/new/calldir-oneshot
 if [ -n "${OLD:-}" ]; then install -D "$OLD" "$out/old/calldir"; OLD=$out/old/calldir; fi
 printf 'print("x")\n' >"$out/hello.swift"
 swiftc -O -static-executable "$out/hello.swift" -o "$out/swift-hello" 2>/dev/null
-tiny=$root/Tests/CallDirTests/Fixtures/tiny.calldir
+tiny=$root/Tests/CallDirReaderTests/Fixtures/tiny.calldir
 commands=("/bin/true" "$out/swift-hello" "$oneshot $tiny 18775555555" "$calldir lookup --index $tiny 18775555555")
 while [ $# -ge 2 ]; do
     commands+=("$oneshot $1 $2" "$calldir lookup --index $1 $2")

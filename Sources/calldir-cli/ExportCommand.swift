@@ -76,7 +76,6 @@ struct ExportCommand: ParsableCommand {
         options.category = category
         do {
             let summary = try Exporter(index: CallDirIndex(path: index ?? DefaultIndex.path), options: options).run(to: output)
-            for warning in summary.warnings { Terminal.printError("calldir: warning: \(warning)") }
             if !quiet && output != nil && output != "-" {
                 Terminal.printError("exported \(formatCount(summary.records)) records as \(format.rawValue) to \(output!): \(formatCount(summary.bytes)) bytes")
             }

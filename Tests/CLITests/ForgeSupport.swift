@@ -1,1 +1,1 @@
-../CallDirTests/ForgeSupport.swift
+../CallDirReaderTests/Format/ForgeSupport.swift

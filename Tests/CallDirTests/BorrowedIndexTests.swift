@@ -7,8 +7,7 @@ import Testing
 /// index exactly as the mapped file does.
 @Suite("Index read from borrowed bytes")
 struct BorrowedIndexTests {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/tiny.calldir").path
+    static let fixture = goldenFixtures.appendingPathComponent("tiny.calldir").path
 
     @Test func borrowedBytesAnswerLikeTheMappedFile() throws {
         let mapped = try CallDirIndex(path: Self.fixture, verify: true)

@@ -131,7 +131,7 @@ struct DeltaTests {
     func versions() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let fixtures = GoldenFixtureTests.fixtures
+        let fixtures = goldenFixtures
         let old = try CallDirIndex(path: fixtures.appendingPathComponent("tiny.calldir").path)
         let older = try CallDirIndex(path: fixtures.appendingPathComponent("tiny-2.1.calldir").path)
         let error = #expect(throws: CallDirError.self) { try Differ.diff(old: old, new: older, output: folder.file("d.delta")) }

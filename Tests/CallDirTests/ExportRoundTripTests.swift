@@ -93,9 +93,8 @@ struct ExportRoundTripTests {
         let distinctLabels = try index.distinctLabels().count
         #expect(index.blockedRangeCount > 5 && index.identifiedRangeCount > 5 && distinctLabels == 8)
 
-        let text = try export(original, .text, kind: .block, to: folder.file("b.txt"))
-        let csv = try export(original, .csv, kind: .identify, to: folder.file("i.csv"))
-        #expect(text.warnings.isEmpty && csv.warnings.isEmpty)
+        _ = try export(original, .text, kind: .block, to: folder.file("b.txt"))
+        _ = try export(original, .csv, kind: .identify, to: folder.file("i.csv"))
         try compile(block: [folder.file("b.txt")], identify: [folder.file("i.csv")], output: folder.file("text.calldir"))
         try expectSame(folder.file("text.calldir"), as: original, "text + csv")
 
@@ -155,8 +154,7 @@ struct ExportRoundTripTests {
         let list = folder.write("i.csv", "number,label\n3316200####,First\n3316200####,Shadowed\n33162000123,Third\n")
         try compile(identify: [list], output: folder.file("i.calldir"))
         #expect(try CallDirIndex(path: folder.file("i.calldir")).distinctLabels() == ["First", "Third"])
-        let summary = try export(folder.file("i.calldir"), .text, to: folder.file("i.txt"))
-        #expect(summary.warnings.isEmpty)
+        _ = try export(folder.file("i.calldir"), .text, to: folder.file("i.txt"))
         #expect(try String(contentsOfFile: folder.file("i.txt"), encoding: .utf8)
                 == "3316200####\tFirst\n33162000123\tThird\n")
         try compile(identify: [folder.file("i.txt")], output: folder.file("again.calldir"))

@@ -5,19 +5,11 @@ import Testing
 
 @Suite("Index round trip")
 struct RoundTripTests {
-    /// Random distinct 11-digit NANP-like numbers, ascending, with a few dozen labels.
-    static func sample(_ count: Int, seed: UInt64) -> [(Int64, String)] {
-        var rng = SeededGenerator(seed: seed)
-        var numbers = Set<Int64>()
-        while numbers.count < count { numbers.insert(randomNANP(using: &rng)) }
-        return numbers.sorted().map { ($0, "Label \($0 % 37)") }
-    }
-
     @Test("every member is found with its label, non-members are not", arguments: [0, 1, 2, 1_000, 100_000])
     func roundTrip(count: Int) throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let entries = Self.sample(count, seed: UInt64(count) + 7)
+        let entries = sampleEntries(count, seed: UInt64(count) + 7)
         let blocked = folder.write("blocked.txt", entries.map { "\($0.0)\n" }.joined())
         let identified = folder.write("identified.csv", entries.map { "\($0.0),\($0.1)\n" }.joined())
         let summary = try compile(block: [blocked], identify: [identified], output: folder.file("index.calldir")) {
@@ -86,7 +78,7 @@ struct RoundTripTests {
     func deterministic() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let entries = Self.sample(5_000, seed: 3)
+        let entries = sampleEntries(5_000, seed: 3)
         let identified = folder.write("id.csv", entries.map { "\($0.0),\($0.1)\n" }.joined())
         try compile(identify: [identified], output: folder.file("a.calldir"))
         try compile(identify: [identified], output: folder.file("b.calldir"))
@@ -97,7 +89,7 @@ struct RoundTripTests {
     func compactness() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let path = folder.write("b.txt", Self.sample(100_000, seed: 11).map { "\($0.0)\n" }.joined())
+        let path = folder.write("b.txt", sampleEntries(100_000, seed: 11).map { "\($0.0)\n" }.joined())
         let summary = try compile(block: [path], output: folder.file("c.calldir"))
         // Gap ~64,000 -> about 2 + 16 bits = 2.3 bytes; raw Int64 would be 8.
         #expect(summary.bytesPerEntry < 2.6, "got \(summary.bytesPerEntry) bytes/entry")

@@ -13,6 +13,27 @@ public func realDataPath(_ name: String) -> String? {
     return FileManager.default.fileExists(atPath: path) ? path : nil
 }
 
+/// The golden fixture folder (tiny.calldir, FORMAT.md's example, and the lists it is compiled
+/// from): the reader's format tests own it, other targets read it from here.
+public let goldenFixtures = packageRoot.appendingPathComponent("Tests/CallDirReaderTests/Fixtures")
+
+/// A file's bytes (empty when it cannot be read).
+public func fileBytes(_ path: String) -> [UInt8] { Array(FileManager.default.contents(atPath: path) ?? Data()) }
+
+/// A valid North American number: 1, area code and exchange 200-999, line 0000-9999.
+public func randomNANP<G: RandomNumberGenerator>(using rng: inout G) -> Int64 {
+    10_000_000_000 + Int64.random(in: 200...999, using: &rng) * 10_000_000
+        + Int64.random(in: 200...999, using: &rng) * 10_000 + Int64.random(in: 0...9_999, using: &rng)
+}
+
+/// Random distinct 11-digit NANP-like numbers, ascending, with a few dozen labels.
+public func sampleEntries(_ count: Int, seed: UInt64) -> [(Int64, String)] {
+    var rng = SeededGenerator(seed: seed)
+    var numbers = Set<Int64>()
+    while numbers.count < count { numbers.insert(randomNANP(using: &rng)) }
+    return numbers.sorted().map { ($0, "Label \($0 % 37)") }
+}
+
 /// A fresh folder under /tmp (`mkdtemp`), removed by `remove()`.
 public struct TempFolder: Sendable {
     public let path: String

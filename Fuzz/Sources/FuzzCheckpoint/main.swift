@@ -9,7 +9,7 @@ import Glibc
 // the field checks are reached). Whatever decodes must encode back to the same bytes, and one
 // request loaded from it into the CallKit simulator must not trap: its checksums are set to a
 // real index's (and, for an update, the same index as OLD) so that resumes and updates are reached.
-let indexPath = getenv("CALLDIR_FUZZ_INDEX").map { String(cString: $0) } ?? "../Tests/CallDirTests/Fixtures/tiny.calldir"
+let indexPath = getenv("CALLDIR_FUZZ_INDEX").map { String(cString: $0) } ?? "../Tests/CallDirReaderTests/Fixtures/tiny.calldir"
 let index: CallDirIndex = {
     guard let index = try? CallDirIndex(path: indexPath) else { fatalError("cannot open \(indexPath); set CALLDIR_FUZZ_INDEX") }
     return index

@@ -11,7 +11,7 @@ import Glibc
 
 // The daemon's router over a real index: byte 0 picks the method, byte 1 the Accept header,
 // then the request target up to a newline, then the body.
-let indexPath = getenv("CALLDIR_FUZZ_INDEX").map { String(cString: $0) } ?? "../Tests/CallDirTests/Fixtures/tiny.calldir"
+let indexPath = getenv("CALLDIR_FUZZ_INDEX").map { String(cString: $0) } ?? "../Tests/CallDirReaderTests/Fixtures/tiny.calldir"
 let metrics = Metrics()
 let holder = IndexHolder(path: indexPath, metrics: metrics, logger: Logger(label: "fuzz"))
 guard case .loaded = holder.reload(reason: "fuzz") else { fatalError("cannot load \(indexPath); set CALLDIR_FUZZ_INDEX") }

@@ -1,1 +1,1 @@
-../../../Tests/CallDirTests/ForgeSupport.swift
+../../../Tests/CallDirReaderTests/Format/ForgeSupport.swift

@@ -47,13 +47,8 @@ enum RangeMath {
 
     /// Index of the range of sorted disjoint `ranges` holding `value`.
     static func find(_ value: Int64, in ranges: [NumberRange]) -> Int? {
-        var low = 0
-        var high = ranges.count
-        while low < high {
-            let mid = (low + high) >> 1
-            if ranges[mid].last < value { low = mid + 1 } else { high = mid }
-        }
-        return low < ranges.count && ranges[low].first <= value ? low : nil
+        let i = ranges.firstIndex(endingAtOrAbove: value) { $0.last }
+        return i < ranges.count && ranges[i].first <= value ? i : nil
     }
 
     /// `ranges` (sorted, disjoint) minus every allowed number and range, splitting where
@@ -65,7 +60,7 @@ enum RangeMath {
         var removed: Int64 = 0
         for r in ranges {
             var start = r.first
-            var i = holes.firstIndex { $0.last >= r.first } ?? holes.count
+            var i = holes.firstIndex(endingAtOrAbove: r.first) { $0.last }
             while i < holes.count, holes[i].first <= r.last, start <= r.last {
                 let hole = holes[i]
                 if hole.first > start { result.append(NumberRange(first: start, last: hole.first - 1)) }

@@ -1,5 +1,14 @@
 import CallDirReader
 
+/// Which delta walker: one of three that merge OLD with NEW or with a change list, each at its
+/// own level. This one (`NumberMerge`) works at the **stored-number level**: one kind's exact
+/// numbers of two indexes (ranges are diffed apart, as lists), for `Differ`, which writes a
+/// delta file. `Patcher.merge` works at the same stored-number level but in the other
+/// direction: OLD's numbers plus a delta's removals and additions, to rebuild NEW.
+/// `DeviceDeltaStream` (CallDirReader, Device/) works at the **device-entry level**: exact
+/// numbers and expanded ranges as CallKit holds them, for an extension's update and
+/// `diff --report`.
+///
 /// The streaming merge behind diff: walks one kind's exact numbers of two indexes in step and
 /// reports each number only OLD has (removed), only NEW has (added, with NEW's label), and, for
 /// identification, each number whose label text differs (removed, then added).

@@ -1,5 +1,12 @@
 import CallDirReader
 
+/// Which delta walker: `Patcher.merge` (below) is one of three, each at its own level. It works
+/// at the **stored-number level**, applying a delta file's removals and additions to OLD's
+/// exact numbers of one kind to rebuild NEW's. `NumberMerge` works at the same level in the
+/// other direction (two indexes in, changes out, for `Differ`). `DeviceDeltaStream`
+/// (CallDirReader, Device/) works at the **device-entry level** (exact numbers and expanded
+/// ranges, as CallKit holds them), for an extension's update and `diff --report`.
+///
 /// `calldir patch`: rebuilds NEW from OLD and a delta, byte for byte. OLD's entries stream
 /// through the delta's removals and additions into the same encoder a compile uses, so the
 /// result is NEW exactly when the delta connects these files; the result's checksum must be

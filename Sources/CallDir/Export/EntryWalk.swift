@@ -1,44 +1,60 @@
 import CallDirReader
-/// Ascending walks over one kind of an index, built on `CallDirIndex`'s public iteration
-/// (which checks what it reads). Ranges are small and read as arrays; numbers stream.
+/// The export's view of an index's entries, with label texts: the walks themselves are the
+/// reader's `DeviceEntryStream` (exact numbers plus ranges, each number once, the exact label
+/// wins), so exports, the device feed and `verify` agree by construction.
 struct EntryWalk {
     let index: CallDirIndex
 
-    /// Blocking entries ascending: exact numbers and, before the first number above them,
-    /// the ranges. Exact numbers inside a range are kept (the index keeps them).
+    private func stream(_ kind: DeviceEntryKind) -> DeviceEntryStream { DeviceEntryStream(index: index, kind: kind) }
+
+    /// Blocking entries as stored, ascending: exact numbers and, before the first number above
+    /// their start, whole ranges. Exact numbers inside a range are kept (the index keeps them).
     func blocked(number: (Int64) throws -> Void, range: (NumberRange) throws -> Void) throws {
-        let ranges = index.blockedRangeList
-        var r = 0
-        try index.forEachBlockedNumber { n in
-            while r < ranges.count, ranges[r].first < n { try range(ranges[r]); r += 1 }
-            try number(n)
-        }
-        while r < ranges.count { try range(ranges[r]); r += 1 }
+        try stream(.blocking).forEachStored(number: { n, _ in try number(n) }, range: { r, _ in try range(r) })
+    }
+
+    /// Identification entries as stored, as `blocked`, with their labels.
+    func identified(number: (Int64, String) throws -> Void, range: (NumberRange, String) throws -> Void) throws {
+        let entries = stream(.identification)
+        try entries.forEachStored(number: { try number($0, entries.label($1)) }, range: { try range($0, entries.label($1)) })
     }
 
     /// Every blocked number once, ranges expanded, ascending.
     func blockedExpanded(_ body: (Int64) throws -> Void) throws {
-        var expander = RangeExpander(ranges: index.blockedRangeList.map { ($0, "") })
-        try index.forEachBlockedNumber { n in try expander.exact(n, "") { number, _ in try body(number) } }
-        try expander.rest { number, _ in try body(number) }
+        try stream(.blocking).forEach { n, _ in try body(n) }
     }
 
     /// Every identified number once with its label, ranges expanded (an exact entry's label
     /// wins inside a range, as in a lookup), ascending.
     func identifiedExpanded(_ body: (Int64, String) throws -> Void) throws {
-        var expander = RangeExpander(ranges: try index.checkedIdentifiedRanges().map { ($0.range, $0.label) })
-        try index.forEachIdentifiedNumber { n, label in try expander.exact(n, label, body) }
-        try expander.rest(body)
+        let entries = stream(.identification)
+        try entries.forEach { n, ref in try body(n, entries.label(ref)) }
+    }
+
+    /// Every expanded entry of `kind` ascending with the other kind's entry for the same
+    /// number: `body(number, label, blocked)` walking blocked numbers gives the number's
+    /// identification label (nil: none); walking identified ones, its label and whether it is
+    /// blocked. A merge of the two kinds' streams, not a lookup per number.
+    func expanded(_ kind: DeviceEntryKind, _ body: (_ number: Int64, _ label: String?, _ blocked: Bool) throws -> Void) throws {
+        let blocked = stream(.blocking)
+        let identified = stream(.identification)
+        if kind == .blocking {
+            try blocked.forEach(joining: identified) { n, _, ref in try body(n, ref.map(identified.label), true) }
+        } else {
+            try identified.forEach(joining: blocked) { n, ref, other in try body(n, identified.label(ref), other != nil) }
+        }
     }
 
     /// How many numbers an expanding export of `kind` lists (the union for `.all`).
     func expandedCount(_ kind: ExportKind) throws -> Int64 {
-        var count: Int64 = 0
-        if kind != .identify { try blockedExpanded { _ in count += 1 } }
-        if kind != .block {
-            try identifiedExpanded { n, _ in if try kind == .identify || index.lookup(n).blocked == nil { count += 1 } }
+        switch kind {
+        case .block: return try stream(.blocking).count()
+        case .identify: return try stream(.identification).count()
+        case .all:
+            var onlyIdentified: Int64 = 0
+            try stream(.identification).forEach(joining: stream(.blocking)) { _, _, blocked in if blocked == nil { onlyIdentified += 1 } }
+            return try stream(.blocking).count() + onlyIdentified
         }
-        return count
     }
 
     /// A cheap upper bound of `expandedCount` (exact numbers inside ranges counted twice),
@@ -59,51 +75,6 @@ struct EntryWalk {
     /// (checked at open), so an expanding export lists at least this many. Valid numbers are
     /// below 10^15, so the sum of disjoint ranges cannot overflow.
     func rangeNumbers(_ kind: ExportKind) -> Int64 {
-        let ranges = kind == .identify ? index.identifiedRanges : index.blockedRanges
-        return (0..<ranges.count).reduce(Int64(0)) { total, i in
-            let r = ranges.range(i)
-            return total + (r.last - r.first + 1)
-        }
-    }
-}
-
-/// Merges ascending exact entries with sorted disjoint ranges, expanding the ranges.
-struct RangeExpander {
-    let ranges: [(NumberRange, String)]
-    private var r = 0
-    /// The next range number not yet written.
-    private var next: Int64
-
-    init(ranges: [(NumberRange, String)]) {
-        self.ranges = ranges
-        next = ranges.first?.0.first ?? .max
-    }
-
-    /// Writes the range numbers below `n`, then `n` with `label` (inside a range, instead of
-    /// the range's number).
-    mutating func exact(_ n: Int64, _ label: String, _ body: (Int64, String) throws -> Void) throws {
-        try below(n, body)
-        try body(n, label)
-        if r < ranges.count, ranges[r].0.contains(n) { skip(past: n) }
-    }
-
-    mutating func rest(_ body: (Int64, String) throws -> Void) throws { try below(.max, body) }
-
-    private mutating func below(_ limit: Int64, _ body: (Int64, String) throws -> Void) throws {
-        while r < ranges.count {
-            let (range, label) = ranges[r]
-            let start = max(next, range.first)
-            guard start < limit else { return }
-            let end = min(range.last, limit - 1)
-            for n in start...end { try body(n, label) }
-            if end < range.last { next = end + 1; return }
-            skip(past: range.last)
-        }
-    }
-
-    private mutating func skip(past n: Int64) {
-        if n < ranges[r].0.last { next = n + 1; return }
-        r += 1
-        next = r < ranges.count ? ranges[r].0.first : .max
+        (kind == .identify ? index.identifiedRanges : index.blockedRanges).numberCount
     }
 }

@@ -75,6 +75,4 @@ public struct ExportSummary: Sendable {
     /// Rows, cards or protobuf rows written.
     public var records = 0
     public var bytes = 0
-    /// Things the reader should know (an unused label left out, say).
-    public var warnings: [String] = []
 }

@@ -87,20 +87,11 @@ public struct Exporter {
     }
 
     /// Identification rows ascending: exact numbers, and range pieces before the first exact
-    /// number above the range's start. Returns warnings (none today; kept for the formats' summaries).
-    func identifyRows(spans: Bool, _ row: (String, String) throws -> Void) throws -> [String] {
+    /// number above the range's start.
+    func identifyRows(spans: Bool, _ row: (String, String) throws -> Void) throws {
         let text = RangeText(spans: spans)
-        let ranges = try index.checkedIdentifiedRanges()
-        var next = 0
-        try index.forEachIdentifiedNumber { n, label in
-            while next < ranges.count, ranges[next].range.first < n {
-                try text.pieces(ranges[next].range) { try row($0, ranges[next].label) }
-                next += 1
-            }
-            try row(String(n), label)
-        }
-        for r in ranges[next...] { try text.pieces(r.range) { try row($0, r.label) } }
-        return []
+        try EntryWalk(index: index).identified(number: { try row(String($0), $1) },
+                                               range: { range, label in try text.pieces(range) { try row($0, label) } })
     }
 
     /// Blocking rows ascending: numbers and range pieces (or every number with `expand`).

@@ -19,7 +19,7 @@ struct SaracrocheExport {
             try exporter.blockRows(spans: false, expand: false) { try row("block", exporter.options.name, $0) }
         }
         if kind != .block {
-            summary.warnings = try exporter.identifyRows(spans: false) { try row("identify", $1, $0) }
+            try exporter.identifyRows(spans: false) { try row("identify", $1, $0) }
         }
         try out.write("\n  ]\n}\n")
         return summary
@@ -57,7 +57,7 @@ struct BegoneExport {
         if kind == .block {
             try exporter.blockRows(spans: false, expand: false) { try entry($0, exporter.options.name) }
         } else {
-            summary.warnings = try exporter.identifyRows(spans: false, entry)
+            try exporter.identifyRows(spans: false, entry)
         }
         try out.write("</array>\n</plist>\n")
         return summary

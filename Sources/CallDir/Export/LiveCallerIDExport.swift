@@ -21,16 +21,12 @@ struct LiveCallerIDExport {
 
     func write(_ kind: ExportKind) throws -> ExportSummary {
         var summary = ExportSummary()
-        let index = exporter.index
-        let walk = EntryWalk(index: index)
+        let walk = EntryWalk(index: exporter.index)
         if kind != .identify {
-            try walk.blockedExpanded { n in
-                try entry(n, name: try index.lookup(n).label, block: true, &summary)
-            }
+            try walk.expanded(.blocking) { n, label, _ in try entry(n, name: label, block: true, &summary) }
         }
         if kind != .block {
-            try walk.identifiedExpanded { n, label in
-                let blocked = try index.lookup(n).blocked != nil
+            try walk.expanded(.identification) { n, label, blocked in
                 if kind == .all && blocked { return }
                 try entry(n, name: label, block: blocked, &summary)
             }

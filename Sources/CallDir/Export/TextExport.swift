@@ -25,7 +25,7 @@ struct TextExport {
         if expand {
             try EntryWalk(index: exporter.index).identifiedExpanded { try line(String($0), $1) }
         } else {
-            summary.warnings = try exporter.identifyRows(spans: true, line)
+            try exporter.identifyRows(spans: true, line)
         }
         return summary
     }

@@ -1,3 +1,11 @@
+/// Which delta walker: one of three, each at its own level. This one (`DeviceDeltaStream`)
+/// works at the **device-entry level**: exact numbers and expanded ranges, each number once, as
+/// CallKit holds them (two `DeviceEntryStream`s), for an extension's update
+/// (`DeviceLoader+Update`) and `diff --report` (`DeviceChangeWalk`). The other two work at the
+/// **stored-number level** of the file format, in the compiler: `NumberMerge` (two indexes'
+/// exact numbers, for `Differ`, which writes a delta file) and `Patcher.merge` (OLD's exact
+/// numbers plus a delta file's changes, to rebuild NEW).
+///
 /// The changes one kind's device entries need to go from index OLD to index NEW, in one
 /// direction: removals (entries of OLD absent from NEW) or additions (entries of NEW absent
 /// from OLD), ascending. An identification entry whose label text changed is both: CallKit

@@ -8,8 +8,11 @@
 /// generic loop in `DeviceLoader` that calls a context is a plain loop over a buffer. Memory is
 /// one block, one chunk and a bounded label cache, whatever the index's size; pages of the
 /// numbers section already read are released as the cursor passes them.
+///
+/// The one home of "device entries": the device feed, `DeviceDeltaStream`, exports and
+/// `verify`'s recount all walk them through this type (closure walks: `+Walks.swift`).
 @usableFromInline
-final class DeviceEntryStream {
+package final class DeviceEntryStream {
     @usableFromInline let kind: DeviceEntryKind
     @usableFromInline static let chunk = 1024
     /// The chunk `fill` wrote: numbers, and label ids for identification entries.
@@ -41,12 +44,14 @@ final class DeviceEntryStream {
     /// Decoded labels kept (identification): enough for every list seen, bounded for memory.
     static let labelCacheLimit = 4096
 
+    /// `releasingPages`: drop the pages of numbers already read (a pass over a large file
+    /// stays small); false for `verify`, whose caller goes on to serve the file.
     @usableFromInline
-    init(index: CallDirIndex, kind: DeviceEntryKind) {
+    package init(index: CallDirIndex, kind: DeviceEntryKind, releasingPages: Bool = true) {
         self.kind = kind
         withLabels = kind == .identification
         let set = withLabels ? index.identified : index.blocked
-        cursor = NumberCursor(set, path: index.path, checkBlocks: !index.isVerified, releasingPagesOf: index.file)
+        cursor = NumberCursor(set, path: index.path, checkBlocks: !index.isVerified, releasingPagesOf: releasingPages ? index.file : nil)
         ranges = withLabels ? index.identifiedRanges : index.blockedRanges
         labels = index.labels
         checkLabels = !index.isVerified
@@ -76,14 +81,8 @@ final class DeviceEntryStream {
         exactLabels.removeAll(keepingCapacity: true)
         exactPos = 0
         exactDone = false
-        var low = 0
-        var high = ranges.count
-        while low < high {  // the first range ending above `number`
-            let mid = (low + high) >> 1
-            if ranges.range(mid).last <= number { low = mid + 1 } else { high = mid }
-        }
-        rangeIndex = low
-        try loadRange()
+        rangeIndex = number == .max ? ranges.count : ranges.firstIndex(endingAtOrAbove: number + 1)
+        loadRange()
         if rangeNext <= rangeLast { rangeNext = max(rangeNext, number &+ 1) }
         lastNumber = number
     }
@@ -114,7 +113,7 @@ final class DeviceEntryStream {
                 if withLabels { labelIDs.advanced(by: n).update(repeating: rangeLabel, count: count) }
                 n += count
                 rangeNext = first + Int64(count)
-                if rangeNext > rangeLast { try nextRange() }
+                if rangeNext > rangeLast { nextRange() }
             } else if hasExact {
                 n = copyExact(into: n, limit: limit, below: hasRange ? rangeNext : Int64.max)
                 // An exact number equal to the range's next one: once, with the exact label.
@@ -124,7 +123,7 @@ final class DeviceEntryStream {
                     n += 1
                     exactPos += 1
                     rangeNext += 1
-                    if rangeNext > rangeLast { try nextRange() }
+                    if rangeNext > rangeLast { nextRange() }
                 }
             } else {
                 break
@@ -155,9 +154,60 @@ final class DeviceEntryStream {
         }
         if rangeNext <= rangeLast, rangeNext <= number {
             rangeNext = number + 1
-            if rangeNext > rangeLast { try nextRange() }
+            if rangeNext > rangeLast { nextRange() }
         }
         lastNumber = number
+    }
+
+    /// How many device entries there are: a stretch of a range costs O(1) however long (a
+    /// forged range of 10^14 numbers included), exact numbers below the next range number are
+    /// counted a block at a time. `verify` recounts with it.
+    package func count() throws -> Int64 {
+        try seek(after: 0)
+        var total: Int64 = 0
+        while let s = try peekSegment() {
+            let bound = rangeNext <= rangeLast ? rangeNext : .max
+            var i = exactPos
+            while i < exact.count, exact[i] < bound { i += 1 }
+            if i > exactPos {
+                total += Int64(i - exactPos)
+                exactPos = i
+            } else {
+                total += s.last - s.first + 1
+                try consume(through: s.last)
+            }
+        }
+        return total
+    }
+
+    /// The entries as stored, for exports that keep ranges: exact numbers (`number`) and whole
+    /// ranges (`range`) ascending, a range before the exact numbers above its first. Exact
+    /// numbers inside a range come too (the index keeps both). Hands out every entry.
+    package func forEachStored(number: (_ number: Int64, _ label: UInt32) throws -> Void,
+                               range: (_ range: NumberRange, _ label: UInt32) throws -> Void) throws {
+        try seek(after: 0)
+        var r = 0
+        var nextFirst = ranges.isEmpty ? Int64.max : ranges.range(0).first  // the next range's first number
+        func rangesBelow(_ n: Int64) throws {
+            while nextFirst < n {
+                let next = ranges.range(r)
+                try range(NumberRange(first: next.first, last: next.last), next.label)
+                r += 1
+                nextFirst = r < ranges.count ? ranges.range(r).first : .max
+            }
+        }
+        while try cursor.nextRun(&exact, labels: &exactLabels) {
+            let (block, ids) = (exact, exactLabels)  // shared storage, not copies
+            for i in 0..<block.count {
+                if nextFirst < block[i] { try rangesBelow(block[i]) }
+                try number(block[i], ids.isEmpty ? 0 : ids[i])
+            }
+        }
+        exactPos = exact.count
+        exactDone = true
+        try rangesBelow(.max)  // every range: none starts at Int64.max (checked at open)
+        rangeNext = 1
+        rangeLast = 0
     }
 
     /// Copies exact numbers below `bound` from the current block; returns the new fill count.
@@ -185,26 +235,20 @@ final class DeviceEntryStream {
         exactDone = try !cursor.nextRun(&exact, labels: &exactLabels)
     }
 
-    private func nextRange() throws {
+    private func nextRange() {
         rangeIndex += 1
-        try loadRange()
+        loadRange()
     }
 
-    /// Loads range `rangeIndex` (none past the last), refusing a range that would break the
-    /// ascending order: the feed never hands CallKit an entry it would reject.
-    private func loadRange() throws {
+    /// Loads range `rangeIndex` (none past the last). `RangeTableReader.init` checked at open
+    /// that ranges rise and do not overlap, so the merge never hands CallKit an entry out of order.
+    private func loadRange() {
         guard rangeIndex < ranges.count else {
             rangeNext = 1
             rangeLast = 0
             return
         }
         let r = ranges.range(rangeIndex)
-        let previousLast = rangeIndex > 0 ? ranges.range(rangeIndex - 1).last : 0
-        guard r.first > previousLast, r.first <= r.last, r.last < Int64.max else {
-            let section = withLabels ? SectionKind.identifiedRanges : SectionKind.blockedRanges
-            throw CallDirError(.corruptIndex, "\(section.name): range \(rangeIndex) is not above the one before it; run `calldir verify`",
-                               path: path)
-        }
         rangeNext = r.first
         rangeLast = r.last
         rangeLabel = r.label
@@ -213,7 +257,7 @@ final class DeviceEntryStream {
     /// The text of label ref `id` (identification entries); shared labels are cached, stream
     /// labels (one entry each) are not. Throws when the ref is out of bounds or damaged.
     @usableFromInline
-    func label(_ id: UInt32) throws -> String {
+    package func label(_ id: UInt32) throws -> String {
         let i = Int(id)
         if i < labelCacheCount, let text = labelCache[i] { return text }
         let text = try labels.label(id, check: checkLabels, path: path)

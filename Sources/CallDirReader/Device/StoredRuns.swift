@@ -29,13 +29,7 @@ struct StoredRuns {
     func firstRun(endingAtOrAbove number: Int64, from hint: Int = 0) -> Int {
         var i = hint
         if i < runs.count, runs[i].last < number, i + 8 < runs.count, runs[i + 8].last < number {
-            var low = i + 8
-            var high = runs.count
-            while low < high {
-                let mid = (low + high) >> 1
-                if runs[mid].last < number { low = mid + 1 } else { high = mid }
-            }
-            return low
+            return runs.firstIndex(endingAtOrAbove: number, from: i + 8) { $0.last }
         }
         while i < runs.count, runs[i].last < number { i += 1 }
         return i
@@ -47,6 +41,7 @@ struct StoredRuns {
         return i < runs.count && runs[i].first <= number ? runs[i].label : nil
     }
 
+    /// Removes `number` if held ("add X, remove X" within one request: `SimulatorState.remove`).
     mutating func remove(_ number: Int64) {
         let i = firstRun(endingAtOrAbove: number)
         guard i < runs.count, runs[i].first <= number else { return }  // not held: not an error

@@ -4,11 +4,6 @@ extension Array where Element == UInt8 {
         var v = value.littleEndian
         Swift.withUnsafeBytes(of: &v) { append(contentsOf: $0) }
     }
-
-    package mutating func padTo(multipleOf alignment: Int) {
-        let over = count % alignment
-        if over != 0 { append(contentsOf: repeatElement(0, count: alignment - over)) }
-    }
 }
 
 /// Bounds-checked little-endian reads from untrusted bytes.

@@ -82,19 +82,11 @@ struct IndexVerifier {
         func cursor(_ set: NumberSetReader) -> NumberCursor { NumberCursor(set, path: index.path, checkBlocks: false) }
         var a = cursor(index.blocked), b = cursor(index.identified)
         let inBoth = try OverlapCounter.common(&a, &b)
-        let blockedRanges = index.blockedRangeList
-        let identifiedRanges = index.identifiedRangeBounds
-        var c = cursor(index.blocked), d = cursor(index.identified)
-        let blockedInside = try OverlapCounter.insideRanges(&c, blockedRanges)
-        let identifiedInside = try OverlapCounter.insideRanges(&d, identifiedRanges)
-        // Disjoint ranges of valid numbers sum to less than Int64.max; the total may not, in a forgery.
-        let blockedRangeNumbers = blockedRanges.reduce(Int64(0)) { $0 + $1.count }
-        let identifiedRangeNumbers = identifiedRanges.reduce(Int64(0)) { $0 + $1.count }
-        var device: Int64? = 0
-        for part in [Int64(index.blocked.count - blockedInside), blockedRangeNumbers,
-                     Int64(index.identified.count - identifiedInside), identifiedRangeNumbers] {
-            device = device.flatMap { let (sum, overflow) = $0.addingReportingOverflow(part); return overflow ? nil : sum }
-        }
+        let blockedRangeNumbers = index.blockedRanges.numberCount
+        let identifiedRangeNumbers = index.identifiedRanges.numberCount
+        // Device entries as the feed hands them out; each kind's are fewer than 10^15, so the sum cannot overflow.
+        let device = try DeviceEntryStream(index: index, kind: .blocking, releasingPages: false).count()
+            + DeviceEntryStream(index: index, kind: .identification, releasingPages: false).count()
         guard m.numbersInBoth == inBoth, m.blockedRangeNumbers == blockedRangeNumbers,
               m.identifiedRangeNumbers == identifiedRangeNumbers, m.deviceEntries == device else {
             throw damage(SectionKind.metadata.name, "derived counts (numbers in both, range numbers, device entries) disagree with the sections")

@@ -139,9 +139,4 @@ extension CallDirIndex {
             return (NumberRange(first: r.first, last: r.last), try label(r.label))
         }
     }
-
-    /// Identification ranges without their labels (the verifier's recount).
-    package var identifiedRangeBounds: [NumberRange] {
-        (0..<identifiedRanges.count).map { let r = identifiedRanges.range($0); return NumberRange(first: r.first, last: r.last) }
-    }
 }

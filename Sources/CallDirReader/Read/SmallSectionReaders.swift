@@ -39,17 +39,45 @@ package struct RangeTableReader {
                 withLabels ? section.readLE(UInt32.self, at: at + 16)! : 0)
     }
 
+    /// How many numbers the ranges cover. Checked disjoint valid numbers at open: below 10^15.
+    package var numberCount: Int64 { reduce(0) { $0 + ($1.last - $1.first + 1) } }
+
     /// The range holding `number` and its label id.
     func find(_ number: Int64) -> (NumberRange, UInt32)? {
-        var low = 0
-        var high = count
-        while low < high {  // first range whose last >= number
-            let mid = (low + high) >> 1
-            if range(mid).last < number { low = mid + 1 } else { high = mid }
-        }
-        guard low < count else { return nil }
-        let r = range(low)
+        let i = firstIndex(endingAtOrAbove: number)
+        guard i < count else { return nil }
+        let r = range(i)
         guard r.first <= number else { return nil }
         return (NumberRange(first: r.first, last: r.last), r.label)
     }
+}
+
+/// The ranges of a section as a collection, so the one search below serves it.
+extension RangeTableReader: RandomAccessCollection {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
+    package subscript(i: Int) -> (first: Int64, last: Int64, label: UInt32) { range(i) }
+}
+
+extension RandomAccessCollection where Index == Int {
+    /// The index of the first element ending at or above `number` (`endIndex` when none), in
+    /// elements sorted by their `last` number (sorted disjoint ranges), searching from `start`:
+    /// a binary search. The one home of "the first range ending above n": range tables,
+    /// `DeviceEntryStream.seek`, the simulator's `StoredRuns` and the compiler's `RangeMath`.
+    @inline(__always)
+    package func firstIndex(endingAtOrAbove number: Int64, from start: Int? = nil, last: (Element) -> Int64) -> Int {
+        var low = start ?? startIndex
+        var high = endIndex
+        while low < high {
+            let mid = (low + high) >> 1
+            if last(self[mid]) < number { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}
+
+extension RangeTableReader {
+    /// The index of the first range ending at or above `number` (`count` when none).
+    @inline(__always)
+    package func firstIndex(endingAtOrAbove number: Int64) -> Int { firstIndex(endingAtOrAbove: number) { $0.last } }
 }

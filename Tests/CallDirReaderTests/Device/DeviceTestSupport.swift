@@ -1,21 +1,6 @@
 import CallDir
 import CallDirReader
 import Foundation
-@_exported import TestSupport
-
-/// Compiles text lists (one number, `FIRST-LAST` range or `#` pattern per line; identification
-/// lines `NUMBER,LABEL`) into `folder/name` and opens the result.
-func compileIndex(_ folder: TempFolder, _ name: String, block: [String] = [], identify: [String] = []) throws -> CallDirIndex {
-    var options = CompileOptions(output: folder.file(name))
-    if !block.isEmpty { options.blockSources = [.file(folder.write(name + "-b.txt", block))] }
-    if !identify.isEmpty { options.identifySources = [.file(folder.write(name + "-i.csv", identify))] }
-    options.sort = true
-    options.dedupe = true
-    options.lenient = true  // synthetic numbers: what matters here is loading, not numbering plans
-    options.allowEmpty = true  // empty kinds and indexes are part of the property
-    _ = try Compiler(options: options, onDiagnostic: { _ in }).run()
-    return try CallDirIndex(path: folder.file(name))
-}
 
 /// The device's entries after loading: blocking numbers, and identification numbers with labels.
 struct DeviceState: Equatable {

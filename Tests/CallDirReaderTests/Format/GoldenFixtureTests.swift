@@ -6,7 +6,7 @@ import Testing
 /// The committed fixture is FORMAT.md's example: a layout change must update both.
 @Suite("Golden fixture")
 struct GoldenFixtureTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = goldenFixtures
 
     @Test("compiling the fixture lists reproduces tiny.calldir byte for byte")
     func byteExact() throws {

@@ -21,7 +21,7 @@ struct BatchLookupTests {
     func sameAnswers(count: Int) throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let entries = RoundTripTests.sample(count, seed: UInt64(count) + 3)
+        let entries = sampleEntries(count, seed: UInt64(count) + 3)
         let blocked = folder.write("b.txt", entries.map { "\($0.0)\n" }.joined() + "3316200####\n")
         let identified = folder.write("i.csv", entries.enumerated().filter { $0.offset % 2 == 0 }
             .map { "\($0.element.0),\($0.element.1)\n" }.joined() + "4400000####,Range\n")

@@ -1,0 +1,1 @@
+../CallDirReaderTests/CompileSupport.swift
