@@ -1,4 +1,5 @@
 @testable import CallDir
+@testable import CallDirLookup  // ByteCursor, the JSON and plist parsers' input (a module of the CallDir product)
 import FuzzSupport
 
 // The JSON list parser (arrays of objects, Saracroche's {"patterns": [...]}) read from memory;

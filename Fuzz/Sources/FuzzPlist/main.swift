@@ -1,4 +1,5 @@
 @testable import CallDir
+@testable import CallDirLookup  // ByteCursor, the JSON and plist parsers' input (a module of the CallDir product)
 import FuzzSupport
 
 // The XML plist parser (Begone's dicts of number and title) read from memory; the rows are
