@@ -61,6 +61,11 @@ final class JSONListParser {
         scanner = JSONScanner(cursor: cursor)
     }
 
+    /// Over bytes in memory, which must outlive the parser (the fuzzers').
+    convenience init(memory bytes: UnsafeRawBufferPointer, name: String) {
+        self.init(cursor: ByteCursor(memory: bytes, name: name))
+    }
+
     func parse(_ body: (SourceRow) throws -> Void) throws {
         try cursor.skipByteOrderMark()
         try cursor.skipWhitespace()

@@ -57,6 +57,11 @@ final class PlistListParser {
         scanner = XMLScanner(cursor: cursor)
     }
 
+    /// Over bytes in memory, which must outlive the parser (the fuzzers').
+    convenience init(memory bytes: UnsafeRawBufferPointer, name: String) {
+        self.init(cursor: ByteCursor(memory: bytes, name: name))
+    }
+
     func parse(_ body: (SourceRow) throws -> Void) throws {
         try cursor.skipByteOrderMark()
         try cursor.skipWhitespace()
