@@ -18,11 +18,14 @@ func staticLinking(_ flags: [String], platforms: [Platform]? = [.linux]) -> [Lin
 // `CallDirReader` (format, mmap'd index, lookups, iteration, the CallKit feed) depends on
 // nothing but the standard library and CKernels, so a Call Directory extension can link it.
 // The compiler `CallDir` adds the C libraries (zlib, SQLite) for its inputs; an app, a server
-// or the one-shot CLI pays for nothing else at start-up.
+// or the one-shot CLI pays for nothing else at start-up. Which target may import which is
+// written down once, in docs/MODULES.md, and checked by `ModuleRuleTests`.
 let package = Package(
     name: "calldir",
     products: [
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
+        // A strict stand-in for CallKit's Call Directory store, for app teams' tests.
+        .library(name: "CallDirSimulator", targets: ["CallDirSimulator"]),
         .library(name: "CallDir", targets: ["CallDir"]),
         // For the benchmarks package (a server answering a constant through the same stack).
         .library(name: "CallDirServer", targets: ["CallDirServer"]),
@@ -51,12 +54,17 @@ let package = Package(
         // Darwin-portable (what an app and its Call Directory extension link): format, reads,
         // the device side. No unsafe flags, so a versioned dependency can use it.
         .target(name: "CallDirReader", dependencies: ["CKernels"]),
-        .target(name: "CallDir", dependencies: ["CallDirReader", "CZlib", "CSQLite", "CKernels"]),
+        // CallKitSimulator and its store: what app teams' tests link next to the reader.
+        .target(name: "CallDirSimulator", dependencies: ["CallDirReader"]),
+        // The compiler. It takes the JSON reader (ByteCursor, JSONScanner) and JSONWriter from
+        // the lookup front, their one home, which the daemon shares without linking the compiler.
+        .target(name: "CallDir", dependencies: ["CallDirLookup", "CallDirReader", "CZlib", "CSQLite", "CKernels"]),
         // The lookup daemon: NIO, swift-log, swift-metrics and swift-prometheus live here only, never in the core.
+        // Not the compiler: no SQLite or zlib in the daemon.
         .target(
             name: "CallDirServer",
             dependencies: [
-                "CallDir",
+                "CallDirLookup",
                 "CallDirReader",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -66,8 +74,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // What both command-line executables share: the one-shot lookup and its answers,
-        // stdout and stderr, the default index. The reader library only, like the front.
+        // The lookup front the CLI and the daemon share: the one-shot lookup and its answers
+        // (answer line, JSONWriter), the caller-ID policy, the JSON reader of batch bodies (and of
+        // the compiler's JSON lists), stdout and stderr, the default index. The reader only.
         .target(name: "CallDirLookup", dependencies: ["CallDirReader"]),
         // `calldir`, the front: answers a plain one-shot lookup with the reader alone and execs
         // `calldir-cli` for everything else. Release builds on Linux link fully statically: no
@@ -88,6 +97,7 @@ let package = Package(
                 "CallDirLookup",
                 "CallDirReader",
                 "CallDirServeOptions",
+                "CallDirSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CallDirFeedOptions",  // signed update feed (issue 25): its commands exec calldir-serve
             ],
@@ -103,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "calldir-serve",
             dependencies: [
-                "CallDir",
+                "CallDirLookup",
                 "CallDirReader",
                 "CallDirServer",
                 "CallDirServeOptions",
@@ -141,17 +151,18 @@ let package = Package(
         // --- end signed update feed ---
         // What every test target shares (a scratch folder, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir", "CZlib", "TestSupport"],
+        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDirSimulator", "CallDirLookup", "CallDir", "CZlib", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirReader", "CSQLite", "CZlib", "TestSupport"],
+        .testTarget(name: "CallDirLookupTests", dependencies: ["CallDirLookup", "CallDirReader", "TestSupport"]),
+        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirLookup", "CallDirReader", "CallDirSimulator", "CSQLite", "CZlib", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
         // Every Swift block of README.md and docs/, copied into Generated/ by scripts/doc-snippets.
-        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "TestSupport"]),
+        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "CallDirSimulator", "TestSupport"]),
         .testTarget(
             name: "CallDirServerTests",
             dependencies: [
-                "CallDir", "CallDirReader", "CallDirServer", "TestSupport",
+                "CallDir", "CallDirLookup", "CallDirReader", "CallDirServer", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

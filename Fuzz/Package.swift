@@ -14,7 +14,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzPlist", [.product(name: "CallDir", package: "calldir")]),
     ("FuzzGzip", [.product(name: "CallDir", package: "calldir")]),
     ("FuzzNormalizer", [.product(name: "CallDirReader", package: "calldir")]),
-    ("FuzzCheckpoint", [.product(name: "CallDirReader", package: "calldir")]),
+    ("FuzzCheckpoint", [.product(name: "CallDirReader", package: "calldir"), .product(name: "CallDirSimulator", package: "calldir")]),
     ("FuzzDelta", [.product(name: "CallDir", package: "calldir")]),
     ("FuzzBatchParser", [.product(name: "CallDirServer", package: "calldir"), .product(name: "NIOCore", package: "swift-nio")]),
     ("FuzzRouter", [

@@ -8,23 +8,24 @@ extension StdoutBuffer {
     package mutating func writeLine(_ result: LookupResultView) {
         let bound = 256 + (result.label?.count ?? 0)
         withUnsafeTemporaryAllocation(byteCount: bound, alignment: 8) { memory in
-            var line = JSONWriter(memory.baseAddress!)  // used as a plain byte writer: no escaping here
-            line.byte(UInt8(ascii: "+"))
-            line.decimal(max(0, result.number))
-            line.text("  ")
-            if let match = result.blocked {
-                line.text("blocked")
-                if match == .range, let range = result.blockedRange { Self.writeRange(range, &line) }
+            // JSONWriter used as a plain byte writer: no escaping here.
+            let count = JSONWriter.write(into: memory.baseAddress!, capacity: bound) { line in
+                line.byte(UInt8(ascii: "+"))
+                line.decimal(max(0, result.number))
+                line.text("  ")
+                if let match = result.blocked {
+                    line.text("blocked")
+                    if match == .range, let range = result.blockedRange { Self.writeRange(range, &line) }
+                }
+                if let label = result.label {
+                    if result.blocked == nil { line.text("identified: ") } else { line.text(", identified: ") }
+                    line.bytes(label)
+                    if result.labelMatch == .range, let range = result.labelRange { Self.writeRange(range, &line) }
+                }
+                if !result.isListed { line.text("unknown") }
+                line.byte(UInt8(ascii: "\n"))
             }
-            if let label = result.label {
-                if result.blocked == nil { line.text("identified: ") } else { line.text(", identified: ") }
-                line.bytes(label)
-                if result.labelMatch == .range, let range = result.labelRange { Self.writeRange(range, &line) }
-            }
-            if !result.isListed { line.text("unknown") }
-            line.byte(UInt8(ascii: "\n"))
-            precondition(line.count <= bound, "answer line overran its bound")
-            write(UnsafeRawBufferPointer(start: memory.baseAddress, count: line.count))
+            write(UnsafeRawBufferPointer(start: memory.baseAddress, count: count))
         }
     }
 

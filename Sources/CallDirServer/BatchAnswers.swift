@@ -1,3 +1,4 @@
+import CallDirLookup
 import CallDirReader
 import NIOCore
 

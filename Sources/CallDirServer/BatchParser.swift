@@ -1,8 +1,8 @@
-import CallDir
+import CallDirLookup
 import NIOCore
 
 /// Splits a `POST /v1/lookup` body into number texts: a JSON array of strings or integers
-/// (`["+1 800 555 5555", 14085555555]`, parsed by the core's `JSONStringArray`, the one JSON
+/// (`["+1 800 555 5555", 14085555555]`, parsed by the lookup front's `JSONStringArray`, the one JSON
 /// reader), or plain text with one number per line (blank lines skipped, CRLF accepted). The
 /// first non-blank byte decides: `[` means JSON.
 enum BatchParser {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CallDir
+import CallDirLookup
 import Logging
 import Synchronization
 import CallDirReader

@@ -1,8 +1,8 @@
-import CallDir
-import NIOCore
+import CallDirLookup
 import CallDirReader
+import NIOCore
 
-// The daemon writes its JSON with the core's `JSONWriter`, straight into the response
+// The daemon writes its JSON with the lookup front's `JSONWriter`, straight into the response
 // buffer's memory (the bytes `calldir lookup --json` prints; a test compares them).
 
 extension ByteBuffer {
@@ -10,10 +10,7 @@ extension ByteBuffer {
     @inline(__always)
     mutating func writeRaw(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
         writeWithUnsafeMutableBytes(minimumWritableBytes: maxBytes) { memory in
-            var writer = JSONWriter(memory.baseAddress!)
-            body(&writer)
-            precondition(writer.count <= maxBytes, "JSONWriter overran its bound")
-            return writer.count
+            JSONWriter.write(into: memory.baseAddress!, capacity: maxBytes, body)
         }
     }
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CallDir
 import Logging
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,4 @@
-import CallDir
+import CallDirLookup
 import NIOCore
 import NIOHTTP1
 import CallDirReader

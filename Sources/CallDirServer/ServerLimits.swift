@@ -1,4 +1,4 @@
-import CallDir
+import CallDirLookup
 import CallDirReader
 import NIOCore
 

@@ -1,6 +1,7 @@
 import CallDir
 import CallDirLookup
 import CallDirReader
+import CallDirSimulator
 
 /// `calldir simulate --calls FILE`: replays a script of CallKit calls, one per line, against
 /// the simulator, as an extension would make them, so an app team can check a sequence of its

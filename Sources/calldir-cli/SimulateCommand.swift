@@ -5,6 +5,7 @@ import ArgumentParser
 import CallDir
 import CallDirLookup
 import CallDirReader
+import CallDirSimulator
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ArgumentParser
-import CallDir
 import CallDirFeed
 import CallDirFeedHTTP
 import CallDirFeedOptions

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
-import CallDir
+import CallDirLookup
 import CallDirServer
 import Logging
 import CallDirServeOptions

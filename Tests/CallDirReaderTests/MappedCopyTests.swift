@@ -2,6 +2,7 @@ import CallDir
 import Foundation
 import Testing
 @testable import CallDirReader
+import CallDirSimulator
 
 /// The daemon's private copy of an index (`MappedFile(copying:)`): read whole, not mapped, so
 /// it must behave as the file does, and never give its pages back to the kernel (the device

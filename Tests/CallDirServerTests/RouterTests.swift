@@ -1,4 +1,5 @@
 import CallDir
+import CallDirLookup
 @testable import CallDirServer
 import Foundation
 import NIOCore

@@ -1,4 +1,5 @@
 import CallDir
+import CallDirLookup
 import CallDirReader
 import Foundation
 import Testing

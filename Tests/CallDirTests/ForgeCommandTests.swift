@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import CallDirSimulator
 
 /// The forge sweep through every command that opens an index (issue 23): each forged file,
 /// every checksum resealed, goes through inspect, verify, lookup, lookup -, export in every

@@ -81,3 +81,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+/// Whether `Syscalls.inject` exists: fault injection compiles only into debug builds (the
+/// reader's `FaultInjection.swift`). Tests that inject faults are enabled on it, and compile
+/// their bodies under `#if DEBUG`.
+#if DEBUG
+public let faultInjectionCompiled = true
+#else
+public let faultInjectionCompiled = false
+#endif
+public let faultInjectionSkipReason: String = "fault injection compiles only into debug builds (FaultInjection.swift): run `swift test` without -c release"

@@ -1,4 +1,5 @@
 @testable import CallDirReader
+import CallDirSimulator
 import FuzzSupport
 
 #if canImport(Glibc)

@@ -5,6 +5,6 @@ import FuzzSupport
 // the rows are normalised. File reading and format detection are covered by FuzzTextList.
 runFuzzer { data, size in
     let bytes = fuzzBytes(data, size)
-    fuzzRows { try JSONListParser(cursor: ByteCursor(memory: bytes, name: "fuzz-input")).parse($0) }
+    fuzzRows { try JSONListParser(memory: bytes, name: "fuzz-input").parse($0) }
     return 0
 }

@@ -5,6 +5,6 @@ import FuzzSupport
 // normalised. File reading and format detection are covered by FuzzTextList.
 runFuzzer { data, size in
     let bytes = fuzzBytes(data, size)
-    fuzzRows { try PlistListParser(cursor: ByteCursor(memory: bytes, name: "fuzz-input")).parse($0) }
+    fuzzRows { try PlistListParser(memory: bytes, name: "fuzz-input").parse($0) }
     return 0
 }

@@ -1,3 +1,5 @@
+import CallDirLookup
+
 /// The bytes of one input, decompressed when they are gzip.
 ///
 /// gzip is recognised by its magic bytes (1f 8b), never by the file name, so it works on
@@ -5,11 +7,13 @@
 /// served first. Likewise `peek(count:)` lets format detection look at the first decompressed
 /// bytes, which the parser then reads again. Memory is fixed: one input buffer of
 /// `buffers.chunk` bytes (256 KiB) and, if `peek` was used, a replay buffer of the peeked size.
-final class ByteStream {
+final class ByteStream: ByteSource {
     /// How diagnostics name this input.
     let name: String
     /// The buffer sizes of this pass; the line reader and the cursor take theirs from here.
     let buffers: ReadBuffers
+    /// A `ByteCursor`'s buffer size.
+    var chunkSize: Int { buffers.chunk }
     private let file: InputFile
     private var isClosed = false
 

@@ -1,3 +1,4 @@
+import CallDirLookup
 import CallDirReader
 /// JSON lists in the Saracroche style, read as a stream: a top-level array of objects, or
 /// Saracroche's object form `{"version": ..., "name": ..., "patterns": [ ...objects... ]}`
@@ -34,7 +35,7 @@ public struct JSONListSource: EntrySource {
     public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
-        try JSONListParser(cursor: ByteCursor(stream: stream), actions: actions).parse(body)
+        try JSONListParser(cursor: ByteCursor(source: stream), actions: actions).parse(body)
     }
 }
 
@@ -58,6 +59,11 @@ final class JSONListParser {
         self.cursor = cursor
         self.actions = actions
         scanner = JSONScanner(cursor: cursor)
+    }
+
+    /// Over bytes in memory, which must outlive the parser (the fuzzers').
+    convenience init(memory bytes: UnsafeRawBufferPointer, name: String) {
+        self.init(cursor: ByteCursor(memory: bytes, name: name))
     }
 
     func parse(_ body: (SourceRow) throws -> Void) throws {

@@ -1,3 +1,4 @@
+import CallDirLookup
 import CallDirReader
 
 /// Apple XML property lists as the iOS blocker Begone exports them, read as a stream:
@@ -27,7 +28,7 @@ public struct PlistListSource: EntrySource {
     public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
-        try PlistListParser(cursor: ByteCursor(stream: stream)).parse(body)
+        try PlistListParser(cursor: ByteCursor(source: stream)).parse(body)
     }
 
     static func binaryPlistError(_ name: String) -> CallDirError {
@@ -54,6 +55,11 @@ final class PlistListParser {
     init(cursor: ByteCursor) {
         self.cursor = cursor
         scanner = XMLScanner(cursor: cursor)
+    }
+
+    /// Over bytes in memory, which must outlive the parser (the fuzzers').
+    convenience init(memory bytes: UnsafeRawBufferPointer, name: String) {
+        self.init(cursor: ByteCursor(memory: bytes, name: name))
     }
 
     func parse(_ body: (SourceRow) throws -> Void) throws {

@@ -1,3 +1,4 @@
+import CallDirLookup
 import CallDirReader
 
 /// An element tag seen by `XMLScanner`.

@@ -4,8 +4,6 @@ import Glibc
 import CallDirReader
 
 extension CallDirIndex {
-    public var checksumText: String { hex(checksum) }
-
     /// "N numbers, M ranges (K device entries)", both kinds together.
     public var sizeText: String {
         CallDir.sizeText(numbers: blockedCount + identifiedCount, ranges: blockedRangeCount + identifiedRangeCount,

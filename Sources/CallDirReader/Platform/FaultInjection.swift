@@ -1,4 +1,9 @@
-/// The calls of `Syscalls` a test can make fail.
+// Fault injection compiles only into debug builds (what `swift test` builds), as
+// swift-system's mocking does: a release build of the reader, in an extension or the daemon,
+// has no fault table, no lock and no check per call (`injectedFailure` below is `nil`, inlined
+// away). Tests that inject faults are compiled only in debug builds too, and say so otherwise.
+#if DEBUG
+/// The calls of `Syscalls` a test can make fail (debug builds), by the name `Syscalls` passes.
 package enum SystemCall: String, Sendable {
     /// open, mkstemp (the path is the template).
     case open
@@ -85,3 +90,13 @@ extension Syscalls {
         }
     }
 }
+#else
+/// What `Syscalls` passes for a call; release builds read it nowhere (no raw values, no table).
+enum SystemCall { case open, read, write, fsync, close, rename, unlink, mkdir, mmap }
+
+extension Syscalls {
+    /// Release builds inject nothing: every call goes to the system.
+    @inline(__always)
+    static func injectedFailure(_ call: SystemCall, path: String) -> SystemError? { nil }
+}
+#endif

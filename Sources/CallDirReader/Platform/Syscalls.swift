@@ -9,8 +9,9 @@ import Glibc
 /// port (Linux, Darwin/iOS) touches this one file, `PlatformSeamTests` fails when another file
 /// of the reader imports a C library, and tests inject faults (`inject`) without `ulimit`.
 ///
-/// Calls are per buffer, never per byte; each checks the fault table first (one uncontended
-/// lock), which is what lets a test make a chosen call fail on a chosen path.
+/// Calls are per buffer, never per byte. In debug builds each checks the fault table first
+/// (one uncontended lock), which is what lets a test make a chosen call fail on a chosen path;
+/// release builds compile no fault injection (`FaultInjection.swift`).
 /// Results carry the errno (`SystemError`); `EINTR` is retried here, never by callers.
 package enum Syscalls {
     // MARK: Opening and closing
@@ -331,8 +332,8 @@ package struct SystemError: Error, Equatable {
     }
 }
 
-/// The mutex that guards the fault table (`FaultInjection.swift`); a pthread mutex because the
-/// reader links no Synchronization.
+/// A mutex (the fault table's in debug builds, `CallDirectoryExtensionRequest`'s); a pthread
+/// mutex because the reader links no Synchronization.
 package final class SystemLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 

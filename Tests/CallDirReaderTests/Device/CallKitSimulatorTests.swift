@@ -1,4 +1,5 @@
 import CallDirReader
+import CallDirSimulator
 import Testing
 
 @Suite("CallKit simulator")

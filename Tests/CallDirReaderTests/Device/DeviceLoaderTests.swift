@@ -1,5 +1,6 @@
 import CallDir
 import CallDirReader
+import CallDirSimulator
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CallDir
 import CallDirReader
+import CallDirSimulator
 import Testing
 
 /// For random indexes and request sizes, whatever sequence of complete, incremental, failed

@@ -1,5 +1,6 @@
 import CallDir
 import CallDirReader
+import CallDirSimulator
 import Foundation
 
 /// The device's entries after loading: blocking numbers, and identification numbers with labels.

@@ -1,5 +1,6 @@
 import CallDir
 import CallDirReader
+import CallDirSimulator
 import Testing
 
 /// For random pairs of indexes OLD and NEW (ranges that grow, shrink, split, merge and vanish,

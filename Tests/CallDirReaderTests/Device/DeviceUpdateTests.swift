@@ -1,5 +1,6 @@
 import CallDir
 import CallDirReader
+import CallDirSimulator
 import Testing
 
 @Suite("Device updates")

@@ -95,8 +95,9 @@ struct ReloadCoordinatorTests {
         }
     }
 
-    @Test("the app cycle through a delta: v1 loaded, a delta to v2 patched on the phone, installed and loaded as an update, then v3 in full; failures at every step, disk full during an install", arguments: 0..<4)
+    @Test("the app cycle through a delta: v1 loaded, a delta to v2 patched on the phone, installed and loaded as an update, then v3 in full; failures at every step, disk full during an install", .enabled(if: faultInjectionCompiled, Comment(rawValue: faultInjectionSkipReason)), arguments: 0..<4)
     func deltaCycle(seed: UInt64) async throws {
+#if DEBUG
         var rng = SeededGenerator(seed: 0xDE17A &+ seed &* 104_723)
         let rig = try Rig(requestSize: Int.random(in: 300...1_500, using: &rng))
         defer { rig.remove() }
@@ -126,6 +127,7 @@ struct ReloadCoordinatorTests {
         }
         try await coordinator(rig).install(rig.lists[2].path)
         try await Self.loadWithFailures(rig, expected: rig.lists[2].expected, rng: &rng)
+#endif
     }
 
     func coordinator(_ rig: Rig) -> ReloadCoordinator { rig.coordinator() }
@@ -215,8 +217,9 @@ struct ReloadCoordinatorTests {
         #expect(rig.phone.maxInFlight == 1 && DeviceState(rig.phone.simulator) == rig.lists[0].expected)
     }
 
-    @Test("disk full during install, at the copy or at keeping the previous index: a clear error, the index and the store untouched")
+    @Test("disk full during install, at the copy or at keeping the previous index: a clear error, the index and the store untouched", .enabled(if: faultInjectionCompiled, Comment(rawValue: faultInjectionSkipReason)))
     func diskFullDuringInstall() async throws {
+#if DEBUG
         let rig = try Rig()
         defer { rig.remove() }
         let coordinator = rig.coordinator()
@@ -244,6 +247,7 @@ struct ReloadCoordinatorTests {
         try await coordinator.install(rig.lists[1].path)
         try await coordinator.loadAll()
         #expect(DeviceState(rig.phone.simulator) == rig.lists[1].expected)
+#endif
     }
 
     @Test("a damaged or unexpected candidate is refused before anything changes")

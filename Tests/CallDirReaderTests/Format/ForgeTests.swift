@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 import CallDirReader
+import CallDirSimulator
 
 /// Forged indexes: fields set to hostile values with every checksum recomputed. Opening,
 /// lookups, iteration and verify must throw `CallDirError` or answer, never trap; and a file

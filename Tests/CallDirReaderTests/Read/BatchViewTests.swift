@@ -1,3 +1,4 @@
+import CallDirLookup
 import Foundation
 import Testing
 @testable import CallDir

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// The entries of one kind a simulated device holds: sorted, disjoint runs of consecutive
 /// numbers sharing a label id (0 for blocking), so an expanded range costs one run, not one
 /// slot per number.

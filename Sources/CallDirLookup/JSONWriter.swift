@@ -1,41 +1,62 @@
+import CallDirReader
+
 /// The one JSON writer of calldir: bytes straight into caller-provided memory, no tree and no
 /// String per answer, one capacity check per answer rather than per field (callgrind showed
 /// per-field buffer writes costing more than the index lookup). `JSONValue`, `calldir lookup
 /// --json` and the daemon all write through it, so their bytes agree by construction.
 ///
-/// The caller reserves at least the bound of what it writes (`stringBound`, `lookupBound`...)
-/// and checks `count` against it afterwards.
-public struct JSONWriter {
-    private let base: UnsafeMutableRawPointer
-    public private(set) var count = 0
+/// Not public API, and written only through `write(into:capacity:_:)` (or `appendJSON`): the
+/// caller gives the bound of what it writes (`stringBound`, `lookupBound`...); a debug build
+/// checks every write against it before writing, and every build checks the total after the
+/// body, so an overrun traps rather than going on.
+package struct JSONWriter {
+    @usableFromInline let base: UnsafeMutableRawPointer
+    @usableFromInline let capacity: Int
+    package private(set) var count = 0
 
-    public init(_ base: UnsafeMutableRawPointer) { self.base = base }
+    @usableFromInline init(_ base: UnsafeMutableRawPointer, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    /// Lets `body` write at most `capacity` bytes at `base`; returns how many it wrote.
+    /// Inlinable, so a caller in another module (the daemon) gets its body inlined.
+    @inlinable @inline(__always)
+    package static func write(into base: UnsafeMutableRawPointer, capacity: Int, _ body: (inout JSONWriter) -> Void) -> Int {
+        var writer = JSONWriter(base, capacity: capacity)
+        body(&writer)
+        precondition(writer.count <= capacity, "JSONWriter overran its bound")
+        return writer.count
+    }
 
     /// The most bytes `string` can write for `text`: every byte escaped as \u00XX.
-    public static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
+    package static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
     /// The most bytes `lookupMembers` can write.
-    public static func lookupBound(_ result: LookupResult) -> Int { 416 + stringBound(result.label ?? "") }
+    package static func lookupBound(_ result: LookupResult) -> Int { 416 + stringBound(result.label ?? "") }
     /// The most bytes `lookupMembers` can write for a view.
-    public static func lookupBound(_ view: LookupResultView) -> Int { 418 + 6 * (view.label?.count ?? 0) }
+    package static func lookupBound(_ view: LookupResultView) -> Int { 418 + 6 * (view.label?.count ?? 0) }
     /// The most bytes `notANumberMembers` can write.
-    public static func notANumberBound(_ reason: RejectReason) -> Int { 128 + stringBound(reason.explanation) }
+    package static func notANumberBound(_ reason: RejectReason) -> Int { 128 + stringBound(reason.explanation) }
     /// The most bytes `notANumberMembers(_:message:action:)` can write.
-    public static func notANumberBound(message: String) -> Int { 128 + stringBound(message) }
+    package static func notANumberBound(message: String) -> Int { 128 + stringBound(message) }
 
     @inline(__always)
-    public mutating func byte(_ value: UInt8) {
+    package mutating func byte(_ value: UInt8) {
+        assert(count < capacity, "JSONWriter: a byte past its bound")
         base.storeBytes(of: value, toByteOffset: count, as: UInt8.self)
         count += 1
     }
 
     @inline(__always)
-    public mutating func text(_ literal: StaticString) {
+    package mutating func text(_ literal: StaticString) {
+        assert(count + literal.utf8CodeUnitCount <= capacity, "JSONWriter: text past its bound")
         (base + count).copyMemory(from: literal.utf8Start, byteCount: literal.utf8CodeUnitCount)
         count += literal.utf8CodeUnitCount
     }
 
-    public mutating func bytes(_ raw: UnsafeRawBufferPointer) {
+    package mutating func bytes(_ raw: UnsafeRawBufferPointer) {
         guard let source = raw.baseAddress else { return }
+        assert(count + raw.count <= capacity, "JSONWriter: bytes past their bound")
         (base + count).copyMemory(from: source, byteCount: raw.count)
         count += raw.count
     }
@@ -45,7 +66,7 @@ public struct JSONWriter {
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    public mutating func decimal(_ value: Int64) {
+    package mutating func decimal(_ value: Int64) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
@@ -73,13 +94,13 @@ public struct JSONWriter {
 
     /// A JSON string literal: `"`, `\` and control characters escaped, everything else (valid
     /// UTF-8, as every Swift String is) copied.
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { string(utf8: UnsafeRawBufferPointer($0)) }
     }
 
     /// `string` for text given as bytes, which must be valid UTF-8 (as a view's label is).
-    public mutating func string(utf8: UnsafeRawBufferPointer) {
+    package mutating func string(utf8: UnsafeRawBufferPointer) {
         byte(UInt8(ascii: "\""))
         let n = utf8.count
         var clean = 0  // start of the run not yet copied
@@ -124,7 +145,7 @@ public struct JSONWriter {
     }
 
     /// `{"first":..,"last":..}`.
-    public mutating func range(_ range: NumberRange) {
+    package mutating func range(_ range: NumberRange) {
         text("{\"first\":")
         decimal(range.first)
         text(",\"last\":")
@@ -137,12 +158,12 @@ public struct JSONWriter {
     /// `labelRange`. Every answer (`calldir lookup --json`, the daemon) puts `input` before
     /// them, so a valid number's answer and `notANumberMembers`' share `input`, `valid`,
     /// `action`, `blocked` and `label`: one shape.
-    public mutating func lookupMembers(_ result: LookupResult) {
+    package mutating func lookupMembers(_ result: LookupResult) {
         result.withView { lookupMembers($0) }
     }
 
     /// `lookupMembers` for a batch lookup's view.
-    public mutating func lookupMembers(_ result: LookupResultView) {
+    package mutating func lookupMembers(_ result: LookupResultView) {
         text("\"valid\":true,\"number\":\"+")
         decimal(result.number)
         text("\",\"e164\":")
@@ -178,12 +199,12 @@ public struct JSONWriter {
 
     /// The members of the answer for a caller ID that is not a number, without the braces:
     /// `"valid":false,"reason":...,"message":...,"action":...,"blocked":...,"label":null`.
-    public mutating func notANumberMembers(_ reason: RejectReason, action: CallerIDAction) {
+    package mutating func notANumberMembers(_ reason: RejectReason, action: CallerIDAction) {
         notANumberMembers(reason, message: reason.explanation, action: action)
     }
 
     /// `notANumberMembers` with the message for this input (`NumberNormalizer.explain`).
-    public mutating func notANumberMembers(_ reason: RejectReason, message: String, action: CallerIDAction) {
+    package mutating func notANumberMembers(_ reason: RejectReason, message: String, action: CallerIDAction) {
         text("\"valid\":false,\"reason\":")
         string(reason.rawValue)
         text(",\"message\":")
@@ -198,12 +219,10 @@ extension Array where Element == UInt8 {
     /// temporary buffer (on the stack when small): growing the array by `maxBytes` zeros first
     /// and trimming them cost `lookup --json -` 7% of its time (a lookup's bound is ~500 bytes).
     @inline(__always)
-    public mutating func appendJSON(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
+    package mutating func appendJSON(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
         withUnsafeTemporaryAllocation(byteCount: maxBytes, alignment: 8) { memory in
-            var writer = JSONWriter(memory.baseAddress!)
-            body(&writer)
-            precondition(writer.count <= maxBytes, "JSONWriter overran its bound")
-            append(contentsOf: UnsafeRawBufferPointer(start: memory.baseAddress, count: writer.count))
+            let count = JSONWriter.write(into: memory.baseAddress!, capacity: maxBytes, body)
+            append(contentsOf: UnsafeRawBufferPointer(start: memory.baseAddress, count: count))
         }
     }
 }

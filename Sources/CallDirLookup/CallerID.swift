@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// What a lookup makes of one caller ID. Every input gets an answer: a PBX asks about every
 /// incoming call, and a withheld or malformed caller ID is an ordinary event, not an error.
 public enum CallerID: Equatable, Sendable {

@@ -1,18 +1,19 @@
 import CallDirReader
+
 /// A JSON array of strings and numbers held in memory (`["+1 800 555 5555", 14085555555]`),
 /// read by the same `JSONScanner` that reads JSON lists, so a body and a file are decoded by
 /// one set of rules (escapes, surrogate pairs, a lone surrogate as U+FFFD). Strings come back
 /// decoded, numbers as their literal text: the normaliser decides what is a phone number.
 /// The daemon's batch bodies.
-public enum JSONStringArray {
-    public enum Failure: Error, Equatable, Sendable {
+package enum JSONStringArray {
+    package enum Failure: Error, Equatable, Sendable {
         /// Not a JSON array of strings and numbers; the message says what and where.
         case malformed(String)
         /// More than the limit; parsing stops at the first item past it.
         case tooMany(limit: Int)
     }
 
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limit: Int) -> Result<[String], Failure> {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, limit: Int) -> Result<[String], Failure> {
         let cursor = ByteCursor(memory: bytes, name: "body")
         let scanner = JSONScanner(cursor: cursor)
         var items: [String] = []

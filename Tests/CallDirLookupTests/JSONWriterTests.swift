@@ -1,5 +1,6 @@
 import Testing
-@testable import CallDirReader
+@testable import CallDirLookup
+import CallDirReader
 import TestSupport
 
 /// The byte writer behind every answer line and JSON reply.

@@ -5,19 +5,21 @@ import CallDirReader
 /// Strings are decoded (all escapes, `\uXXXX` with surrogate pairs; a lone surrogate becomes
 /// U+FFFD) into a caller's array; numbers are validated and kept as their literal text.
 /// Every error says what was expected and where.
-struct JSONScanner {
+package struct JSONScanner {
     /// Longest string or number accepted, to bound memory on hostile input.
-    static let maxTokenLength = 1 << 20
-    static let maxDepth = 512
+    package static let maxTokenLength = 1 << 20
+    package static let maxDepth = 512
 
-    let cursor: ByteCursor
+    package let cursor: ByteCursor
 
-    func error(_ message: String, line: Int? = nil) -> CallDirError {
+    package init(cursor: ByteCursor) { self.cursor = cursor }
+
+    package func error(_ message: String, line: Int? = nil) -> CallDirError {
         CallDirError(.badInput, "malformed JSON: " + message, path: cursor.name, line: line ?? cursor.line)
     }
 
     /// Consumes `byte` or throws "expected <what> but found ...".
-    func expect(_ byte: UInt8, _ what: String) throws {
+    package func expect(_ byte: UInt8, _ what: String) throws {
         let found = try cursor.peek()
         guard found == byte else { throw error("expected \(what) but found \(describeFound(found))") }
         _ = try cursor.next()
@@ -25,7 +27,7 @@ struct JSONScanner {
 
     /// Reads the string at the cursor (which is on its opening quote), appending its decoded
     /// UTF-8 to `out`.
-    func readString(into out: inout [UInt8]) throws {
+    package func readString(into out: inout [UInt8]) throws {
         let startLine = cursor.line
         try expect(0x22, "'\"'")
         let startCount = out.count
@@ -94,7 +96,7 @@ struct JSONScanner {
     }
 
     /// Reads a number (`-?int(.frac)?(e[+-]?exp)?`), appending its literal text to `out`.
-    func readNumber(into out: inout [UInt8]) throws {
+    package func readNumber(into out: inout [UInt8]) throws {
         if try cursor.peek() == 0x2D { out.append(try cursor.next()!) }
         if try cursor.peek() == 0x30 {
             out.append(try cursor.next()!)  // a leading 0 stands alone
@@ -124,7 +126,7 @@ struct JSONScanner {
     }
 
     /// Skips one value of any kind (validating it), `depth` levels deep.
-    func skipValue(depth: Int) throws {
+    package func skipValue(depth: Int) throws {
         var scratch: [UInt8] = []
         switch try cursor.peek() {
         case 0x22: try readString(into: &scratch)

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// The state and rules of `CallKitSimulator`: the device's store, and the request under way.
 struct SimulatorState {
     typealias Report = CallKitSimulator.RequestReport

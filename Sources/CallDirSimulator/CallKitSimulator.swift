@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// A strict stand-in for CallKit's Call Directory store, for tests (ours and app teams'): the
 /// device's state machine as docs/CALLKIT.md describes it ("What a device does with entries"),
 /// keeping the device's entries across requests, so a test can drive requests and check the
