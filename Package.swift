@@ -23,6 +23,11 @@ let package = Package(
     name: "calldir",
     products: [
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
+        // Deltas, patch and the app's half (installer, reload coordinator): Darwin-portable.
+        .library(name: "CallDirPatch", targets: ["CallDirPatch"]),
+        // The feed follower an app links (manifest, signature, rollback and expiry checks, delta
+        // or full, then the installer and coordinator): Darwin-portable, swift-crypto (CryptoKit).
+        .library(name: "CallDirFeed", targets: ["CallDirFeed"]),
         .library(name: "CallDir", targets: ["CallDir"]),
         // For the benchmarks package (a server answering a constant through the same stack).
         .library(name: "CallDirServer", targets: ["CallDirServer"]),
@@ -51,7 +56,12 @@ let package = Package(
         // Darwin-portable (what an app and its Call Directory extension link): format, reads,
         // the device side. No unsafe flags, so a versioned dependency can use it.
         .target(name: "CallDirReader", dependencies: ["CKernels"]),
-        .target(name: "CallDir", dependencies: ["CallDirReader", "CZlib", "CSQLite", "CKernels"]),
+        // Darwin-portable, what an app links to apply a delta on the phone and install the result:
+        // the delta format, diff and patch, the index encoding they share with the compiler,
+        // atomic outputs, the installer and the reload coordinator. The reader and CKernels only;
+        // no Foundation, Synchronization or libc outside Platform/ (`PlatformSeamTests`).
+        .target(name: "CallDirPatch", dependencies: ["CallDirReader", "CKernels"]),
+        .target(name: "CallDir", dependencies: ["CallDirPatch", "CallDirReader", "CZlib", "CSQLite", "CKernels"]),
         // The lookup daemon: NIO, swift-log, swift-metrics and swift-prometheus live here only, never in the core.
         .target(
             name: "CallDirServer",
@@ -85,6 +95,7 @@ let package = Package(
             name: "calldir-cli",
             dependencies: [
                 "CallDir",
+                "CallDirPatch",
                 "CallDirLookup",
                 "CallDirReader",
                 "CallDirServeOptions",
@@ -103,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "calldir-serve",
             dependencies: [
-                "CallDir",
+                "CallDirPatch",
                 "CallDirReader",
                 "CallDirServer",
                 "CallDirServeOptions",
@@ -120,10 +131,10 @@ let package = Package(
         // The feed's format and its verification (manifest, Ed25519 signature, rollback and
         // expiry, delta-or-full choice, digests while downloading) behind a transport protocol:
         // what a phone app links next to the reader. Crypto and the reader only.
-        .target(name: "CallDirFeed", dependencies: ["CallDirReader", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CallDirFeed", dependencies: ["CallDirReader", "CallDirPatch", .product(name: "Crypto", package: "swift-crypto")]),
         // The publisher, the feed folder check and the one-shot updater: the feed plus the
         // compiler's diff and patch. No HTTP client (calldir-cli links it).
-        .target(name: "CallDirFeedTools", dependencies: ["CallDirFeed", "CallDir", "CallDirReader"]),
+        .target(name: "CallDirFeedTools", dependencies: ["CallDirFeed", "CallDirPatch", "CallDirReader"]),
         // The HTTP transport (AsyncHTTPClient): linked by calldir-serve only, never by calldir-cli.
         .target(name: "CallDirFeedHTTP", dependencies: [
             "CallDirFeed",
@@ -136,15 +147,18 @@ let package = Package(
         // imports Foundation on Linux, so calldir-cli links neither it nor the HTTP client.
         .target(name: "CallDirFeedOptions", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "CallDirFeedTests", dependencies: [
-            "CallDirFeed", "CallDirFeedTools", "CallDirFeedHTTP", "CallDir", "CallDirReader", "TestSupport",
+            "CallDirFeed", "CallDirFeedTools", "CallDirFeedHTTP", "CallDirPatch", "CallDir", "CallDirReader", "TestSupport",
         ], exclude: ["Fixtures"]),
         // --- end signed update feed ---
         // What every test target shares (a scratch folder, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDir", "TestSupport"]),
-        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirReader", "CSQLite", "CZlib", "TestSupport"],
+        .testTarget(name: "CallDirReaderTests", dependencies: [
+            "CallDirReader", "CallDirPatch", "CallDir", "TestSupport",
+            "CallDirFeed", "CallDirFeedTools",  // the phone following a feed (FeedPhoneTests)
+        ]),
+        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirPatch", "CallDirReader", "CSQLite", "CZlib", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirPatch", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CallDirServerTests",
             dependencies: [

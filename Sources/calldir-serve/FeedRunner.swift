@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
-import CallDir
+import CallDirPatch
 import CallDirFeed
 import CallDirFeedHTTP
 import CallDirFeedOptions

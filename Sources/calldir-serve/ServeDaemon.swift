@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ArgumentParser
-import CallDir
 import CallDirServer
 import Logging
 import CallDirServeOptions

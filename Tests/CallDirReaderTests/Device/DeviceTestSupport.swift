@@ -1,6 +1,7 @@
 import CallDir
 import CallDirReader
 import Foundation
+import CallDirPatch
 @_exported import TestSupport
 
 /// Compiles text lists (one number, `FIRST-LAST` range or `#` pattern per line; identification

@@ -1,4 +1,5 @@
 import CallDirReader
+import CallDirPatch
 
 /// A phone for `ReloadCoordinator` tests: `CallKitSimulator` as the device, the library's
 /// `CallDirectoryExtensionRequest` as the extension (reading the shared folder), and fates
