@@ -90,7 +90,8 @@ let package = Package(
         // `calldir-cli`: every command (compile, lookup -, inspect, verify, ...), argument parsing
         // and help by swift-argument-parser. Static like the front; the two libraries are what
         // the static FoundationEssentials (used by ArgumentParser) needs when the build is not
-        // also given --static-swift-stdlib.
+        // also given --static-swift-stdlib. (It also needs Synchronization, which nothing of ours
+        // imports any more: CallDirPatch is iOS 13-portable.)
         .executableTarget(
             name: "calldir-cli",
             dependencies: [
@@ -102,7 +103,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CallDirFeedOptions",  // signed update feed (issue 25): its commands exec calldir-serve
             ],
-            linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"])
+            linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"])
         ),
         // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser,
         // and the reader library for the country table behind `--country`).
