@@ -36,14 +36,8 @@ package enum FeedFiles {
 
     /// Renames `source` over `destination` and syncs the folder.
     package static func rename(_ source: String, over destination: String) throws {
-        if case .failure(let error) = Syscalls.rename(source, to: destination) {
+        if case .failure(let error) = AtomicPublish.rename(source, over: destination) {
             throw FeedError(.install, "cannot rename \(source) over it: \(error.text)", path: destination)
-        }
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[..<$0]) } ?? "."
-        if case .success(let fd) = Syscalls.openFolder(folder.isEmpty ? "/" : folder) {
-            _ = Syscalls.fsync(fd, path: folder)
-            Syscalls.close(fd)
         }
     }
 }

@@ -1,7 +1,8 @@
 import CallDirReader
 
 /// A file written in full under a temporary name in the destination's folder, then published
-/// by fsync + rename + fsync of the folder. Until `publish()`, the destination is untouched;
+/// by fsync + rename + fsync of the folder (`AtomicPublish`, the reader's one home for it, which
+/// `SharedFolder` uses too). Until `publish()`, the destination is untouched;
 /// `discard()` (or a failure) removes the temporary file. The temporary name carries our PID
 /// (`StaleTemporaries`), so a later compile removes it if we are killed before cleaning up.
 ///
@@ -129,13 +130,8 @@ package final class AtomicFile {
             discard()
             return
         }
-        try check(Syscalls.rename(temporaryPath, to: path), "rename")
+        try check(AtomicPublish.rename(temporaryPath, over: path), "rename")  // and syncs the folder
         TemporaryFiles.unregister(temporaryPath)
-        let folder = AtomicFile.folder(of: path)
-        if case .success(let dirFD) = Syscalls.openFolder(folder) {
-            _ = Syscalls.fsync(dirFD, path: folder)
-            Syscalls.close(dirFD)
-        }
     }
 
     /// Removes the temporary file; the destination is left as it was.
@@ -240,10 +236,7 @@ package final class AtomicFile {
                          + "nothing was published (free space, or check the folder's permissions)", path: destination)
     }
 
-    package static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    package static func folder(of path: String) -> String { AtomicPublish.folder(of: path) }
 }
 
 /// A small text output written whole and published like every other output (temporary file,

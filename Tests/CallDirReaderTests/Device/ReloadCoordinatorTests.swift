@@ -137,7 +137,8 @@ struct ReloadCoordinatorTests {
         var damaged = try #require(try rig.folder.read(delta, limit: 1 << 26))
         damaged[damaged.count / 2] ^= 0x10
         let damagedPath = rig.scratch.file("damaged.delta")
-        try SharedFolder(path: rig.scratch.path).writeAtomically(damaged, to: damagedPath)
+        // Through the App Group folder to a file outside it: the temporary goes beside the file.
+        try rig.folder.writeAtomically(damaged, to: damagedPath)
         await #expect(throws: CallDirError.self) { try await coordinator(rig).installDelta(damagedPath, expecting: expected) }
         untouched("a damaged delta")
         let installed = try await coordinator(rig).installDelta(delta, expecting: expected)
