@@ -26,6 +26,11 @@ let package = Package(
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
         // A strict stand-in for CallKit's Call Directory store, for app teams' tests.
         .library(name: "CallDirSimulator", targets: ["CallDirSimulator"]),
+        // Deltas, patch and the app's half (installer, reload coordinator): Darwin-portable.
+        .library(name: "CallDirPatch", targets: ["CallDirPatch"]),
+        // The feed follower an app links (manifest, signature, rollback and expiry checks, delta
+        // or full, then the installer and coordinator): Darwin-portable, swift-crypto (CryptoKit).
+        .library(name: "CallDirFeed", targets: ["CallDirFeed"]),
         .library(name: "CallDir", targets: ["CallDir"]),
         // For the benchmarks package (a server answering a constant through the same stack).
         .library(name: "CallDirServer", targets: ["CallDirServer"]),
@@ -56,9 +61,14 @@ let package = Package(
         .target(name: "CallDirReader", dependencies: ["CKernels"]),
         // CallKitSimulator and its store: what app teams' tests link next to the reader.
         .target(name: "CallDirSimulator", dependencies: ["CallDirReader"]),
+        // Darwin-portable, what an app links to apply a delta on the phone and install the result:
+        // the delta format, diff and patch, the index encoding they share with the compiler,
+        // atomic outputs, the installer and the reload coordinator. The reader and CKernels only;
+        // no Foundation, Synchronization or libc outside Platform/ (`PlatformSeamTests`).
+        .target(name: "CallDirPatch", dependencies: ["CallDirReader", "CKernels"]),
         // The compiler. It takes the JSON reader (ByteCursor, JSONScanner) and JSONWriter from
         // the lookup front, their one home, which the daemon shares without linking the compiler.
-        .target(name: "CallDir", dependencies: ["CallDirLookup", "CallDirReader", "CZlib", "CSQLite", "CKernels"]),
+        .target(name: "CallDir", dependencies: ["CallDirLookup", "CallDirPatch", "CallDirReader", "CZlib", "CSQLite", "CKernels"]),
         // The lookup daemon: NIO, swift-log, swift-metrics and swift-prometheus live here only, never in the core.
         // Not the compiler: no SQLite or zlib in the daemon.
         .target(
@@ -89,11 +99,13 @@ let package = Package(
         // `calldir-cli`: every command (compile, lookup -, inspect, verify, ...), argument parsing
         // and help by swift-argument-parser. Static like the front; the two libraries are what
         // the static FoundationEssentials (used by ArgumentParser) needs when the build is not
-        // also given --static-swift-stdlib.
+        // also given --static-swift-stdlib. (It also needs Synchronization, which nothing of ours
+        // imports any more: CallDirPatch is iOS 13-portable.)
         .executableTarget(
             name: "calldir-cli",
             dependencies: [
                 "CallDir",
+                "CallDirPatch",
                 "CallDirLookup",
                 "CallDirReader",
                 "CallDirServeOptions",
@@ -101,7 +113,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "CallDirFeedOptions",  // signed update feed (issue 25): its commands exec calldir-serve
             ],
-            linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections"])
+            linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"])
         ),
         // The options of `calldir serve`, shared by `calldir` and `calldir-serve` (ArgumentParser,
         // and the reader library for the country table behind `--country`).
@@ -114,6 +126,7 @@ let package = Package(
             name: "calldir-serve",
             dependencies: [
                 "CallDirLookup",
+                "CallDirPatch",
                 "CallDirReader",
                 "CallDirServer",
                 "CallDirServeOptions",
@@ -130,10 +143,10 @@ let package = Package(
         // The feed's format and its verification (manifest, Ed25519 signature, rollback and
         // expiry, delta-or-full choice, digests while downloading) behind a transport protocol:
         // what a phone app links next to the reader. Crypto and the reader only.
-        .target(name: "CallDirFeed", dependencies: ["CallDirReader", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "CallDirFeed", dependencies: ["CallDirReader", "CallDirPatch", .product(name: "Crypto", package: "swift-crypto")]),
         // The publisher, the feed folder check and the one-shot updater: the feed plus the
         // compiler's diff and patch. No HTTP client (calldir-cli links it).
-        .target(name: "CallDirFeedTools", dependencies: ["CallDirFeed", "CallDir", "CallDirReader"]),
+        .target(name: "CallDirFeedTools", dependencies: ["CallDirFeed", "CallDirPatch", "CallDirReader"]),
         // The HTTP transport (AsyncHTTPClient): linked by calldir-serve only, never by calldir-cli.
         .target(name: "CallDirFeedHTTP", dependencies: [
             "CallDirFeed",
@@ -146,19 +159,21 @@ let package = Package(
         // imports Foundation on Linux, so calldir-cli links neither it nor the HTTP client.
         .target(name: "CallDirFeedOptions", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "CallDirFeedTests", dependencies: [
-            "CallDirFeed", "CallDirFeedTools", "CallDirFeedHTTP", "CallDir", "CallDirReader", "TestSupport",
+            "CallDirFeed", "CallDirFeedTools", "CallDirFeedHTTP", "CallDirPatch", "CallDir", "CallDirReader", "TestSupport",
         ], exclude: ["Fixtures"]),
         // --- end signed update feed ---
         // What every test target shares (a scratch folder, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CallDirReaderTests", dependencies: ["CallDirReader", "CallDirSimulator", "CallDirLookup", "CallDir", "CZlib", "TestSupport"],
-                    exclude: ["Fixtures"]),
+        .testTarget(name: "CallDirReaderTests", dependencies: [
+            "CallDirReader", "CallDirSimulator", "CallDirLookup", "CallDirPatch", "CallDir", "CZlib", "TestSupport",
+            "CallDirFeed", "CallDirFeedTools",  // the phone following a feed (FeedPhoneTests)
+        ], exclude: ["Fixtures"]),
         .testTarget(name: "CallDirLookupTests", dependencies: ["CallDirLookup", "CallDirReader", "TestSupport"]),
-        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirLookup", "CallDirReader", "CallDirSimulator", "CSQLite", "CZlib", "TestSupport"],
+        .testTarget(name: "CallDirTests", dependencies: ["CallDir", "CallDirLookup", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CSQLite", "CZlib", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirPatch", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
         // Every Swift block of README.md and docs/, copied into Generated/ by scripts/doc-snippets.
-        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "CallDirSimulator", "TestSupport"]),
+        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "CallDirPatch", "CallDirSimulator", "TestSupport"]),
         .testTarget(
             name: "CallDirServerTests",
             dependencies: [

@@ -19,6 +19,11 @@ let package = Package(
         .target(name: "CallDirShared", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         .target(name: "CallDirectoryExtension",
                 dependencies: ["CallDirShared", .product(name: "CallDirReader", package: "calldir")]),
-        .target(name: "CallDirApp", dependencies: ["CallDirShared", .product(name: "CallDirReader", package: "calldir")]),
+        .target(name: "CallDirApp", dependencies: [
+            "CallDirShared",
+            .product(name: "CallDirReader", package: "calldir"),
+            .product(name: "CallDirPatch", package: "calldir"),
+            .product(name: "CallDirFeed", package: "calldir"),
+        ]),
     ]
 )

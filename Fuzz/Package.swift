@@ -15,7 +15,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzGzip", [.product(name: "CallDir", package: "calldir")]),
     ("FuzzNormalizer", [.product(name: "CallDirReader", package: "calldir")]),
     ("FuzzCheckpoint", [.product(name: "CallDirReader", package: "calldir"), .product(name: "CallDirSimulator", package: "calldir")]),
-    ("FuzzDelta", [.product(name: "CallDir", package: "calldir")]),
+    ("FuzzDelta", [.product(name: "CallDir", package: "calldir"), .product(name: "CallDirPatch", package: "calldir")]),
     ("FuzzBatchParser", [.product(name: "CallDirServer", package: "calldir"), .product(name: "NIOCore", package: "swift-nio")]),
     ("FuzzRouter", [
         .product(name: "CallDirReader", package: "calldir"),

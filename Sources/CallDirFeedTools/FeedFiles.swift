@@ -3,25 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CallDir
 import CallDirFeed
 import CallDirReader
+import CallDirPatch
 
 /// File helpers of the feed's tools: digests of mapped files, small reads, folders.
 package enum FeedFiles {
-    /// SHA-256 of a whole mapped file, dropping each chunk's pages once hashed (RSS stays small).
-    package static func sha256(_ file: MappedFile) -> String {
-        var digest = FeedDigest()
-        let chunk = 4 << 20
-        var at = 0
-        while at < file.bytes.count {
-            let end = min(at + chunk, file.bytes.count)
-            digest.update(UnsafeRawBufferPointer(rebasing: file.bytes[at..<end]))
-            file.release(at..<end)
-            at = end
-        }
-        return digest.hex()
-    }
+    /// SHA-256 of a whole mapped file (`FeedFollower.sha256`, the one home).
+    package static func sha256(_ file: MappedFile) -> String { FeedFollower.sha256(file) }
 
     package static func crcText(_ crc: UInt32) -> String { hex(crc) }
 
@@ -47,14 +36,8 @@ package enum FeedFiles {
 
     /// Renames `source` over `destination` and syncs the folder.
     package static func rename(_ source: String, over destination: String) throws {
-        if case .failure(let error) = Syscalls.rename(source, to: destination) {
+        if case .failure(let error) = AtomicPublish.rename(source, over: destination) {
             throw FeedError(.install, "cannot rename \(source) over it: \(error.text)", path: destination)
-        }
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[..<$0]) } ?? "."
-        if case .success(let fd) = Syscalls.openFolder(folder.isEmpty ? "/" : folder) {
-            _ = Syscalls.fsync(fd, path: folder)
-            Syscalls.close(fd)
         }
     }
 }

@@ -1,6 +1,6 @@
-import CallDir
 import CallDirFeed
 import CallDirReader
+import CallDirPatch
 
 /// `calldir verify --feed DIR`: the whole folder checked before upload, as a follower would
 /// see it: the signature with a trusted key, the expiry, every named file present with its

@@ -1,8 +1,8 @@
-import CallDir
 import CallDirFeed
 import CallDirReader
 import Dispatch
 import Synchronization
+import CallDirPatch
 
 /// `calldir publish`: adds NEW to a static feed folder. Content first (the index under its
 /// SHA-256, a delta from each of the last `keep` published indexes), then the manifest and its

@@ -1,13 +1,13 @@
-import CallDir
 import CallDirFeed
 import CallDirReader
+import CallDirPatch
 
 /// `calldir update` (and each poll of `serve --follow`): brings the index at `indexPath` to
-/// the feed's current one. The manifest is verified (signature, expiry, rollback) before any
-/// download; the download is checked for size and SHA-256 as it arrives; a delta is patched
-/// onto the installed index; the result is checked against the manifest (size, SHA-256,
-/// CRC-32, device entries) and only then renamed over the index; the serial is recorded last.
-/// Any failure leaves the installed index as it was.
+/// the feed's current one, with the follower an app uses (`FeedFollower` in CallDirFeed: the
+/// manifest's checks, the checked download, the patch, the check against the manifest); what
+/// is left here is a server's way to publish: the download and the patch result beside the
+/// index, renamed over it once verified, the serial recorded last. Any failure leaves the
+/// installed index as it was.
 package struct FeedUpdater: Sendable {
     package enum Result: Sendable, Equatable {
         case upToDate(serial: Int64)
@@ -16,14 +16,19 @@ package struct FeedUpdater: Sendable {
 
     package var indexPath: String
     package var trusted: [FeedPublicKey]
-    package var temporaryFolder = "/tmp"
+    /// Where the patch spills labels: the index's folder unless told (`--tmpdir`).
+    package var temporaryFolder: String
     package var now: @Sendable () -> Int64 = { FeedText.now() }
     package var progress: (@Sendable (Int64, Int64) -> Void)?
 
     package init(indexPath: String, trusted: [FeedPublicKey]) {
         self.indexPath = indexPath
         self.trusted = trusted
+        let slash = indexPath.lastIndex(of: "/")
+        temporaryFolder = slash.map { $0 == indexPath.startIndex ? "/" : String(indexPath[..<$0]) } ?? "."
     }
+
+    var follower: FeedFollower { FeedFollower(trusted: trusted, now: now, progress: progress) }
 
     package var statePath: String { FeedState.path(forIndex: indexPath) }
 
@@ -42,9 +47,8 @@ package struct FeedUpdater: Sendable {
         let state = try readState()
         // The installed index, when there is a readable one: the base a delta applies to.
         let installed = Syscalls.exists(indexPath) ? try? CallDirIndex(path: indexPath, verify: false) : nil
-        guard let check = try await FeedCheck.run(transport: transport, trusted: trusted, state: state,
-                                                  installedSHA256: { installed.map { FeedFiles.sha256($0.file) } },
-                                                  now: now(), ifNoneMatch: ifNoneMatch) else {
+        guard let check = try await follower.check(transport: transport, state: state, installed: installed,
+                                                   ifNoneMatch: ifNoneMatch) else {
             return (.upToDate(serial: state?.serial ?? 0), ifNoneMatch)
         }
         return (try await install(check, installed: installed, transport: transport), check.etag)
@@ -53,80 +57,41 @@ package struct FeedUpdater: Sendable {
     private func install(_ check: FeedCheck, installed: CallDirIndex?, transport: some FeedTransport) async throws -> Result {
         let state = try readState()
         let manifest = check.manifest
+        let follower = follower
+        let staging = indexPath + ".feed-new"
+        defer { _ = Syscalls.unlink(staging) }
         switch check.plan {
         case .upToDate:
             if state?.serial != manifest.serial { try record(manifest) }
             return .upToDate(serial: manifest.serial)
         case .full(let entry):
-            let out = try AtomicFile(destination: indexPath, role: "the index")
-            do {
-                let sink = FeedDownloadSink(path: transport.location(entry.path), size: entry.size, sha256: entry.sha256, progress: progress) {
-                    try out.append($0)
-                }
-                try await transport.download(entry.path, maxBytes: Int(entry.size), into: sink)
-                try sink.finish()
-                try verify(try out.mapWritten(), against: manifest)
-                try out.publish()
-            } catch {
-                out.discard()
-                throw error
-            }
-            try record(manifest)
-            return .installed(serial: manifest.serial, viaDelta: false, downloaded: entry.size)
-        case .delta(let entry):
-            guard let installed else { throw FeedError(.base, "no installed index to apply a delta to", path: indexPath) }
-            let deltaFile = try AtomicFile(destination: indexPath + ".feed-delta", role: "the downloaded delta")
-            let staging = indexPath + ".feed-new"
-            defer { deltaFile.discard(); _ = Syscalls.unlink(staging) }
-            let sink = FeedDownloadSink(path: transport.location(entry.path), size: entry.size, sha256: entry.sha256, progress: progress) {
-                try deltaFile.append($0)
-            }
-            try await transport.download(entry.path, maxBytes: Int(entry.size), into: sink)
-            try sink.finish()
-            try deltaFile.prepare()
-            do {
-                let delta = try DeltaFile(path: deltaFile.temporaryPath, verify: true)
-                guard delta.oldChecksum == installed.checksum, delta.oldSize == installed.file.bytes.count else {
-                    throw FeedError(.base, "the delta applies to the index with CRC-32 \(FeedFiles.crcText(delta.oldChecksum)) "
-                                    + "(\(delta.oldSize) bytes), not the installed one (\(FeedFiles.crcText(installed.checksum)), "
-                                    + "\(installed.file.bytes.count) bytes)", path: transport.location(entry.path))
-                }
-                _ = try Patcher.patch(old: installed, delta: delta, output: staging, temporaryFolder: temporaryFolder)
-            } catch let error as CallDirError {
-                throw FeedError(error.code == .deltaMismatch ? .base : .install, error.description, path: transport.location(entry.path))
-            }
-            try verify(try MappedFile(path: staging), against: manifest)
+            let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
+                                                       to: staging, role: "the index")
+            try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
             try FeedFiles.rename(staging, over: indexPath)
             try record(manifest)
-            return .installed(serial: manifest.serial, viaDelta: true, downloaded: entry.size)
+            return .installed(serial: manifest.serial, viaDelta: false, downloaded: received)
+        case .delta(let entry):
+            guard let installed else { throw FeedError(.base, "no installed index to apply a delta to", path: indexPath) }
+            let deltaPath = indexPath + ".feed-delta"
+            defer { _ = Syscalls.unlink(deltaPath) }
+            let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
+                                                       to: deltaPath, role: "the downloaded delta")
+            try follower.patch(installed: installed, deltaPath: deltaPath, output: staging, temporaryFolder: temporaryFolder,
+                               source: transport.location(entry.path))
+            try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
+            try FeedFiles.rename(staging, over: indexPath)
+            try record(manifest)
+            return .installed(serial: manifest.serial, viaDelta: true, downloaded: received)
         }
     }
 
-    /// The new index is the manifest's: size, SHA-256, then a full verification (every
-    /// section's CRC) and the CRC-32 and device entries the manifest announces.
+    /// The new index is the manifest's (`FeedFollower.verify`).
     func verify(_ file: MappedFile, against manifest: FeedManifest) throws {
-        let expected = manifest.index
-        guard Int64(file.bytes.count) == expected.size else {
-            throw FeedError(.size, "the new index has \(file.bytes.count) bytes, the manifest announces \(expected.size)", path: file.path)
-        }
-        let sha = FeedFiles.sha256(file)
-        guard sha == expected.sha256 else {
-            throw FeedError(.digest, "the new index's SHA-256 \(sha) differs from the manifest's \(expected.sha256)", path: file.path)
-        }
-        let index: CallDirIndex
-        do { index = try CallDirIndex(file: file, verify: true) } catch {
-            throw FeedError(.digest, "the new index does not verify: \(error)", path: file.path)
-        }
-        guard FeedFiles.crcText(index.checksum) == expected.crc32, index.metadata.deviceEntries == expected.deviceEntries else {
-            throw FeedError(.digest, "the new index has CRC-32 \(FeedFiles.crcText(index.checksum)) and "
-                            + "\(index.metadata.deviceEntries) device entries; the manifest announces \(expected.crc32) "
-                            + "and \(expected.deviceEntries)", path: file.path)
-        }
+        try FeedFollower.verify(file, against: manifest)
     }
 
     func record(_ manifest: FeedManifest) throws {
-        let state = FeedState(serial: manifest.serial, sha256: manifest.index.sha256, keyId: manifest.keyId,
-                              manifestCreated: manifest.created, installed: now())
-        try FeedFiles.publish(state.rendered(), to: statePath, role: "the feed state")
+        try FeedFiles.publish(follower.state(after: manifest).rendered(), to: statePath, role: "the feed state")
     }
 }

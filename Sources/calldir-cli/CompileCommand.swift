@@ -6,6 +6,7 @@ import CallDir
 import CallDirLookup
 import CallDirReader
 import CallDirServeOptions
+import CallDirPatch
 
 struct CompileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import CallDir
 import CallDirLookup
 import CallDirReader
+import CallDirPatch
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

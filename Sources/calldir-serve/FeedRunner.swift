@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CallDirPatch
 import CallDirFeed
 import CallDirFeedHTTP
 import CallDirFeedOptions

@@ -5,38 +5,84 @@ import Testing
 /// library and CKernels, with every libc call in one file (Platform/Syscalls.swift). We cannot
 /// build for iOS here, so this test keeps the rule: it fails when a file of the reader imports
 /// a system or C module outside that seam, or a module an extension cannot (or should not) link.
+///
+/// `CallDirPatch` (deltas and the app's half, linked by an iOS app) keeps the same rule with a
+/// seam of its own: the C library only in `Platform/WorkerThread.swift` (threads, clock,
+/// memcmp) and `Files/TemporaryFiles.swift` (the interrupt handler), each importing it under
+/// `canImport` for both Glibc and Darwin; no `pthread_t()` (a pointer on Darwin), no
+/// `Synchronization` (iOS 18), no "/tmp" (the caller names the folder: the App Group container).
 @Suite("Reader platform seam")
 struct PlatformSeamTests {
-    static let readerSources = URL(fileURLWithPath: #filePath)
+    static let sourcesRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/CallDirReader")
+        .appendingPathComponent("Sources")
+    static let readerSources = sourcesRoot.appendingPathComponent("CallDirReader")
+    static let patchSources = sourcesRoot.appendingPathComponent("CallDirPatch")
     static let seam = "Platform/Syscalls.swift"
+    static let patchSeams: Set<String> = ["Platform/WorkerThread.swift", "Files/TemporaryFiles.swift"]
     static let systemModules: Set<String> = ["Glibc", "Darwin", "Musl", "Android", "WinSDK"]
     static let forbidden: Set<String> = ["Foundation", "FoundationEssentials", "Synchronization", "Dispatch",
                                          "CZlib", "CSQLite", "CallDir"]
+    /// Calls that need the C library: only in a seam file.
+    static let libcCalls = ["clock_gettime(", "memcmp(", "gmtime_r(", "pthread_", "strdup(", "getenv("]
 
-    static func swiftFiles() throws -> [String] {
-        let root = readerSources.path
-        let enumerator = try #require(FileManager.default.enumerator(atPath: root))
+    static func swiftFiles(_ root: URL) throws -> [String] {
+        let enumerator = try #require(FileManager.default.enumerator(atPath: root.path))
         return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
+    /// The module names a file imports (`import X`, `@testable import X`).
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ").map(String.init)
+            guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
+                  words[..<at].allSatisfy({ $0.hasPrefix("@") }) else { return nil }
+            return words[at + 1]
+        }
     }
 
     @Test("only Platform/Syscalls.swift imports the C library, nothing imports Foundation, zlib or SQLite")
     func importsStayBehindTheSeam() throws {
-        let files = try Self.swiftFiles()
+        let files = try Self.swiftFiles(Self.readerSources)
         #expect(files.contains(Self.seam))
         #expect(files.count > 10, "expected the reader's sources under \(Self.readerSources.path)")
         var offences: [String] = []
         for file in files {
             let text = try String(contentsOf: Self.readerSources.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") {
-                let words = line.split(separator: " ").map(String.init)
-                guard let at = words.firstIndex(of: "import"), at + 1 < words.count else { continue }
-                guard words[..<at].allSatisfy({ $0.hasPrefix("@") }) else { continue }
-                let module = words[at + 1]
+            for module in Self.imports(text) {
                 if Self.forbidden.contains(module) { offences.append("\(file): imports \(module)") }
                 if Self.systemModules.contains(module), file != Self.seam { offences.append("\(file): imports \(module) outside the seam") }
-                if line.contains("canImport"), file != Self.seam { offences.append("\(file): platform branch outside the seam") }
+            }
+            if text.contains("canImport"), file != Self.seam { offences.append("\(file): platform branch outside the seam") }
+        }
+        #expect(offences.isEmpty, "\(offences)")
+    }
+
+    @Test("CallDirPatch: the C library only in its seam, under canImport for Glibc and Darwin; no Synchronization, pthread_t() or /tmp")
+    func patchTargetIsDarwinPortable() throws {
+        let files = try Self.swiftFiles(Self.patchSources)
+        #expect(files.count > 15, "expected CallDirPatch's sources under \(Self.patchSources.path)")
+        #expect(Self.patchSeams.isSubset(of: Set(files)), "\(Self.patchSeams) missing from \(files)")
+        var offences: [String] = []
+        for file in files {
+            let text = try String(contentsOf: Self.patchSources.appendingPathComponent(file), encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                .joined(separator: "\n")
+            let isSeam = Self.patchSeams.contains(file)
+            for module in Self.imports(code) {
+                if Self.forbidden.contains(module) { offences.append("\(file): imports \(module)") }
+                if Self.systemModules.contains(module), !isSeam { offences.append("\(file): imports \(module) outside the seam") }
+            }
+            if Self.imports(code).contains(where: Self.systemModules.contains),
+               !(code.contains("#if canImport(Glibc)") || code.contains("#elseif canImport(Glibc)"))
+                || !(code.contains("#if canImport(Darwin)") || code.contains("#elseif canImport(Darwin)")) {
+                offences.append("\(file): imports the C library without a branch for both Glibc and Darwin")
+            }
+            if code.contains("pthread_t()") { offences.append("\(file): pthread_t() (a non-optional pointer on Darwin)") }
+            if code.contains("Mutex<") || code.contains("Atomic<") { offences.append("\(file): Synchronization's Mutex/Atomic (iOS 18)") }
+            if code.contains("\"/tmp\"") { offences.append("\(file): a /tmp default (the caller names the folder)") }
+            for call in Self.libcCalls where !isSeam && code.contains(call) {
+                offences.append("\(file): calls \(call)...) outside the seam")
             }
         }
         #expect(offences.isEmpty, "\(offences)")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+@testable import CallDirPatch
 
 /// diff and patch: patch(OLD, diff(OLD, NEW)) is NEW byte for byte, for random pairs with
 /// churn in numbers, ranges (grown, shrunk, split, merged, gone) and labels; a delta for
@@ -71,7 +72,7 @@ struct DeltaTests {
         let (oldRows, newRows) = randomPair(seed: seed)
         let old = try compileRows(oldRows, name: "old", in: folder)
         let new = try compileRows(newRows, name: "new", in: folder)
-        _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"))
+        _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"), temporaryFolder: folder.path)
         return (try CallDirIndex(path: old), fileBytes(new), fileBytes(folder.file("d.delta")))
     }
 
@@ -91,7 +92,7 @@ struct DeltaTests {
                               temporaryFolder: folder.path)
         #expect(fileBytes(folder.file("patched.calldir")) == fileBytes(new))
         // Diffing an index with itself gives an empty delta, which patches to the same bytes.
-        let same = try Differ.diff(old: CallDirIndex(path: new), new: CallDirIndex(path: new), output: folder.file("e.delta"))
+        let same = try Differ.diff(old: CallDirIndex(path: new), new: CallDirIndex(path: new), output: folder.file("e.delta"), temporaryFolder: folder.path)
         #expect(same.changedEntries == 0 && same.removedRanges == 0 && same.addedRanges == 0)
     }
 
@@ -103,7 +104,7 @@ struct DeltaTests {
                                        name: "old", in: folder)
         let new = try Self.compileRows((["14085550001", "14085550002", "1900555####"], ["18005550100,Spam", "18005550101,Bank"]),
                                        name: "new", in: folder)
-        let s = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"))
+        let s = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"), temporaryFolder: folder.path)
         #expect((s.removedBlocked, s.addedBlocked, s.removedIdentified, s.addedIdentified, s.removedRanges, s.addedRanges)
                 == (1, 1, 1, 1, 0, 0))
     }
@@ -115,10 +116,10 @@ struct DeltaTests {
         let (oldRows, newRows) = Self.randomPair(seed: 3)
         let old = try Self.compileRows(oldRows, name: "old", in: folder)
         let new = try Self.compileRows(newRows, name: "new", in: folder)
-        _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"))
+        _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: folder.file("d.delta"), temporaryFolder: folder.path)
         let error = #expect(throws: CallDirError.self) {
             try Patcher.patch(old: CallDirIndex(path: new), delta: DeltaFile(path: folder.file("d.delta")),
-                              output: folder.file("out.calldir"))
+                              output: folder.file("out.calldir"), temporaryFolder: folder.path)
         }
         #expect(error?.code == .deltaMismatch && error?.message.contains("applies to the index with checksum") == true)
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.calldir")))
@@ -134,13 +135,13 @@ struct DeltaTests {
         let fixtures = goldenFixtures
         let old = try CallDirIndex(path: fixtures.appendingPathComponent("tiny.calldir").path)
         let older = try CallDirIndex(path: fixtures.appendingPathComponent("tiny-2.1.calldir").path)
-        let error = #expect(throws: CallDirError.self) { try Differ.diff(old: old, new: older, output: folder.file("d.delta")) }
+        let error = #expect(throws: CallDirError.self) { try Differ.diff(old: old, new: older, output: folder.file("d.delta"), temporaryFolder: folder.path) }
         #expect(error?.code == .unsupportedVersion && error?.message.contains("recompile NEW") == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: folder.file("d.delta")))
         // An older OLD is fine: patch reads its entries, not its bytes.
         let path = folder.file("e.delta")
-        _ = try Differ.diff(old: older, new: old, output: path)
-        _ = try Patcher.patch(old: older, delta: DeltaFile(path: path), output: folder.file("new.calldir"))
+        _ = try Differ.diff(old: older, new: old, output: path, temporaryFolder: folder.path)
+        _ = try Patcher.patch(old: older, delta: DeltaFile(path: path), output: folder.file("new.calldir"), temporaryFolder: folder.path)
         #expect(fileBytes(folder.file("new.calldir")) == fileBytes(old.path))
         var forger = Forger(bytes: fileBytes(path))
         forger.write(8, 2, 1)  // delta format 1.0: its label stores had no step tables
@@ -162,7 +163,7 @@ struct DeltaTests {
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             #expect(throws: CallDirError.self, "flip at \(offset) passed verify") { try DeltaFile(path: path, verify: true) }
             do {
-                _ = try Patcher.patch(old: oldIndex, delta: DeltaFile(path: path), output: folder.file("out.calldir"))
+                _ = try Patcher.patch(old: oldIndex, delta: DeltaFile(path: path), output: folder.file("out.calldir"), temporaryFolder: folder.path)
                 #expect(fileBytes(folder.file("out.calldir")) == expected, "flip at \(offset) patched to other bytes")
             } catch is CallDirError {
                 refused += 1
@@ -190,7 +191,7 @@ struct DeltaTests {
                 forged += 1
                 if let delta = try? DeltaFile(path: path) { _ = delta.infoText; _ = try? DeltaFile(path: path, verify: true) }
                 do {
-                    _ = try Patcher.patch(old: oldIndex, delta: DeltaFile(path: path), output: folder.file("out.calldir"))
+                    _ = try Patcher.patch(old: oldIndex, delta: DeltaFile(path: path), output: folder.file("out.calldir"), temporaryFolder: folder.path)
                     #expect(fileBytes(folder.file("out.calldir")) == expected, "\(field) = \(forgery) patched to other bytes")
                 } catch is CallDirError {
                     refused += 1

@@ -3,6 +3,7 @@ import Testing
 @testable import CallDir
 @testable import CallDirReader
 import CallDirSimulator
+@testable import CallDirPatch
 
 /// The forge sweep through every command that opens an index (issue 23): each forged file,
 /// every checksum resealed, goes through inspect, verify, lookup, lookup -, export in every
@@ -99,10 +100,10 @@ struct ForgeCommandTests {
         // diff both ways, and patch with the delta from the forged file
         let delta = folder.file("forged.delta")
         if let new = try? CallDirIndex(path: good) {
-            if (try? Differ.diff(old: index, new: new, output: delta)) != nil, let d = try? DeltaFile(path: delta) {
-                _ = try? Patcher.patch(old: index, delta: d, output: sink)
+            if (try? Differ.diff(old: index, new: new, output: delta, temporaryFolder: folder.path)) != nil, let d = try? DeltaFile(path: delta) {
+                _ = try? Patcher.patch(old: index, delta: d, output: sink, temporaryFolder: folder.path)
             }
-            _ = try? Differ.diff(old: new, new: index, output: sink)
+            _ = try? Differ.diff(old: new, new: index, output: sink, temporaryFolder: folder.path)
         }
     }
 

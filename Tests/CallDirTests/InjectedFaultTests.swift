@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+@testable import CallDirPatch
 
 /// File-system failures injected through `Syscalls` (no `ulimit`): a compile, with or without
 /// a spilling sort and a rejects list, a diff, a patch and an export each leave the old output byte-identical
@@ -106,14 +107,14 @@ struct InjectedFaultTests {
         try expectOldOutputsSurvive(fault, sort: true, rejects: false, count: 60_000)
     }
 
-    @Test("identification labels spilled by the coding thread: a failed write or folder creation there fails the compile with its error and leaves the old index",
-          arguments: [Case(call: .write, code: ENOSPC, target: "/calldir-sort-"), Case(call: .mkdir, code: ENOSPC, target: "/calldir-sort-")])
+    @Test("identification labels spilled by the coding thread (a nameless file in the temporary folder): a failed write there fails the compile with its error and leaves the old index",
+          arguments: [Case(call: .write, code: ENOSPC, target: "/calldir-label-spill"), Case(call: .write, code: EIO, target: "/calldir-label-spill")])
     func labelSpillFaults(_ fault: Case) throws {
         let folder = TempFolder()
         defer { folder.remove() }
         // 150,000 labels of their own: past the 32,768 of the symbol table's sample, the rest are
-        // coded on the helper thread, which creates the spill folder and, its 1 MiB buffer
-        // full, writes to the spill file while the compile thread reads rows.
+        // coded on the helper thread, which creates the nameless spill file and, its 1 MiB buffer
+        // full, writes to it while the compile thread reads rows.
         let rows = (0..<150_000).map { "\(12_015_550_000 + 3 * $0),Caller number \($0) of a long list" }
         let list = folder.write("labels.csv", rows)
         try compile(block: [Self.writeList(folder, "old.txt", count: 100, seed: 1, sorted: true)], output: folder.file("index.cdx"))

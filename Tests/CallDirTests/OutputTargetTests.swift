@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import CallDir
 import CallDirReader
+@testable import CallDirPatch
 
 /// Outputs (`-o`) that are not regular files: a character device or a FIFO is written into,
 /// never replaced by a renamed temporary (as root, `-o /dev/null` replaced the system's
@@ -12,24 +13,25 @@ import CallDirReader
 struct OutputTargetTests {
     /// The four writers, each writing to `output` from a small OLD/NEW pair.
     struct Writers {
-        let list: String, old: String, new: String, delta: String
+        let list: String, old: String, new: String, delta: String, scratch: String
 
         init(_ folder: TempFolder) throws {
             old = folder.file("old.calldir")
             new = folder.file("new.calldir")
             delta = folder.file("d.delta")
+            scratch = folder.path
             list = folder.write("old.txt", "14085550000\n14085550001\n")
             try compile(block: [list], output: old)
             try compile(block: [folder.write("new.txt", "14085550001\n14085550002\n")],
                         identify: [folder.write("new.csv", "18005550000,Caller\n")], output: new)
-            _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: delta)
+            _ = try Differ.diff(old: CallDirIndex(path: old), new: CallDirIndex(path: new), output: delta, temporaryFolder: folder.path)
         }
 
         var all: [(String, (String) throws -> Void)] {
             [("compile", { output in try compile(block: [self.list], output: output) }),
-             ("diff", { output in _ = try Differ.diff(old: CallDirIndex(path: self.old), new: CallDirIndex(path: self.new), output: output) }),
+             ("diff", { output in _ = try Differ.diff(old: CallDirIndex(path: self.old), new: CallDirIndex(path: self.new), output: output, temporaryFolder: self.scratch) }),
              ("patch", { output in
-                 _ = try Patcher.patch(old: CallDirIndex(path: self.old), delta: DeltaFile(path: self.delta), output: output)
+                 _ = try Patcher.patch(old: CallDirIndex(path: self.old), delta: DeltaFile(path: self.delta), output: output, temporaryFolder: self.scratch)
              }),
              ("export", { output in
                  _ = try Exporter(index: CallDirIndex(path: self.new), options: ExportOptions(format: .saracroche)).run(to: output)

@@ -1,3 +1,5 @@
+import CallDirFeed
+import CallDirPatch
 import CallDirReader
 #if os(iOS)
 import CallDirShared
@@ -29,6 +31,21 @@ public final class CallDirUpdater: Sendable {
     public func resume() async -> String? {
         do {
             try await coordinator.loadAll()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
+extension CallDirUpdater {
+    /// From a signed feed to the device in one call: checks the manifest with the pinned keys,
+    /// downloads the delta from the installed list (or the full index), patches and installs it,
+    /// and loads it (only the changes when the device held the old list). On iOS the transport
+    /// is `URLSessionFeedTransport`. Returns nil when the device holds the feed's list.
+    public func follow(_ transport: some FeedTransport, trusted: [FeedPublicKey]) async -> String? {
+        do {
+            _ = try await FeedPhoneUpdater(follower: FeedFollower(trusted: trusted), coordinator: coordinator).update(transport: transport)
             return nil
         } catch {
             return "\(error)"

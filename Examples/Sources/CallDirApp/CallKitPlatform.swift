@@ -3,6 +3,7 @@ import CallDirReader
 import CallDirShared
 import CallKit
 import UIKit
+import CallDirPatch
 
 /// The platform calls `ReloadCoordinator` needs, on iOS: CallKit's manager and UIKit's
 /// background tasks. Everything else (installing, reloading, committing, starting over) is the

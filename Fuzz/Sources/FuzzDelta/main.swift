@@ -1,4 +1,5 @@
 @testable import CallDir
+@testable import CallDirPatch
 @testable import CallDirReader
 import FuzzSupport
 

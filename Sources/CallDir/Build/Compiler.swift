@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CallDirReader
+import CallDirPatch
 
 /// Compiles lists into an index: read -> normalise -> (sort) -> validate -> encode -> publish.
 /// Streams: memory is bounded by the sort budget plus the block directory, not the list.
@@ -308,10 +309,4 @@ public final class Compiler {
         }
         return AllowList(numbers: numbers, ranges: ranges)
     }
-}
-
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

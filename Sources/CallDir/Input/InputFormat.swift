@@ -1,4 +1,5 @@
 import CallDirReader
+import CallDirPatch
 
 /// The formats `openSource` reads. SQLite databases are read with `SQLiteSource` instead.
 public enum InputFormat: String, CaseIterable, Sendable {

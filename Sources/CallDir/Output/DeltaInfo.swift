@@ -1,4 +1,5 @@
 import CallDirReader
+import CallDirPatch
 
 extension DeltaSummary {
     public var infoJSON: JSONValue {
@@ -20,20 +21,6 @@ extension DeltaSummary {
 }
 
 extension DeltaFile {
-    /// What `inspect` shows of a delta.
-    public var summary: DeltaSummary {
-        var s = DeltaSummary(path: path, oldChecksum: oldChecksum, newChecksum: newChecksum)
-        s.removedBlocked = removedBlockedCount
-        s.addedBlocked = addedBlockedCount
-        s.removedIdentified = removedIdentifiedCount
-        s.addedIdentified = addedIdentifiedCount
-        s.removedRanges = removedRangeCount
-        s.addedRanges = addedRangeCount
-        s.bytes = file.bytes.count
-        s.checksum = checksum
-        return s
-    }
-
     public var infoJSON: JSONValue {
         guard case .object(var members) = summary.infoJSON else { return summary.infoJSON }
         members.removeAll { $0.0 == "seconds" }

@@ -87,8 +87,7 @@ public struct SharedFolder: Sendable {
 
     /// Renames `source` (a file in this folder) over `file` and syncs the folder.
     public func rename(_ source: String, to file: String) throws {
-        if case .failure(let error) = Syscalls.rename(source, to: file) { throw Self.ioError("cannot rename to \(file)", source, error) }
-        syncFolder()
+        if case .failure(let error) = AtomicPublish.rename(source, over: file) { throw Self.ioError("cannot rename to \(file)", source, error) }
     }
 
     /// Removes `file`; a missing file is not an error.
@@ -98,36 +97,30 @@ public struct SharedFolder: Sendable {
 
     public func exists(_ file: String) -> Bool { Syscalls.exists(file) }
 
+    /// Writes `file` through `AtomicPublish`: a temporary beside it (in `file`'s own folder,
+    /// so the rename never crosses file systems), durable, renamed over it.
     private func publish(to file: String, _ write: (Int32, String) throws -> Void) throws {
         let name = file.split(separator: "/").last.map(String.init) ?? "file"
         let created: (fd: Int32, path: String)
-        switch Syscalls.makeTemporaryFile(template: path + "/." + name + ".XXXXXX", mode: 0o644) {
+        switch Syscalls.makeTemporaryFile(template: AtomicPublish.folder(of: file) + "/." + name + ".XXXXXX", mode: 0o644) {
         case .success(let made): created = made
         case .failure(let error): throw Self.ioError("cannot create a temporary file for", file, error)
         }
         do {
             try write(created.fd, created.path)
-            if case .failure(let error) = Syscalls.fsync(created.fd, path: created.path) { throw Self.ioError("cannot sync", created.path, error) }
         } catch {
             Syscalls.close(created.fd)
             Syscalls.unlink(created.path)
             throw error
         }
-        if case .failure(let error) = Syscalls.closeAfterWriting(created.fd, path: created.path) {
+        if case .failure(let failed) = AtomicPublish.finish(created.fd, temporary: created.path) {
             Syscalls.unlink(created.path)
-            throw Self.ioError("cannot close", created.path, error)
+            throw Self.ioError(failed.call == "fsync" ? "cannot sync" : "cannot close", created.path, failed.error)
         }
-        if case .failure(let error) = Syscalls.rename(created.path, to: file) {
+        if case .failure(let error) = AtomicPublish.rename(created.path, over: file) {
             Syscalls.unlink(created.path)
             throw Self.ioError("cannot rename to \(file)", created.path, error)
         }
-        syncFolder()
-    }
-
-    private func syncFolder() {
-        guard case .success(let fd) = Syscalls.openFolder(path) else { return }
-        _ = Syscalls.fsync(fd, path: path)
-        Syscalls.close(fd)
     }
 
     static func ioError(_ what: String, _ file: String, _ error: SystemError) -> CallDirError {

@@ -1,4 +1,4 @@
-import CallDir
+@testable import CallDirPatch
 @testable import CallDirReader
 import Testing
 
@@ -95,7 +95,7 @@ struct ReloadCoordinatorTests {
         }
     }
 
-    @Test("the app cycle through a delta: v1 loaded, a delta to v2 patched on the phone, installed and loaded as an update, then v3 in full; failures at every step, disk full during an install", .enabled(if: faultInjectionCompiled, Comment(rawValue: faultInjectionSkipReason)), arguments: 0..<4)
+    @Test("the app cycle through a delta: v1 loaded, a delta to v2 patched on the phone (installDelta), installed and loaded as an update, then v3 in full; failures at every step: disk full during the patch and the install, the app killed, a delta for another base, a damaged delta, reload errors, killed extensions", .enabled(if: faultInjectionCompiled, Comment(rawValue: faultInjectionSkipReason)), arguments: 0..<4)
     func deltaCycle(seed: UInt64) async throws {
 #if DEBUG
         var rng = SeededGenerator(seed: 0xDE17A &+ seed &* 104_723)
@@ -104,27 +104,58 @@ struct ReloadCoordinatorTests {
         try await coordinator(rig).install(rig.lists[0].path)
         try await Self.loadWithFailures(rig, expected: rig.lists[0].expected, rng: &rng)
         // The server publishes a delta v1 -> v2 (`calldir diff`); the phone patches its index
-        // (`calldir patch`: the CallDir library, Linux-only today) into a file beside it.
+        // with it in the App Group folder (`installDelta`, CallDirPatch).
         let delta = rig.scratch.file("v1-v2.delta")
         _ = try Differ.diff(old: CallDirIndex(path: rig.lists[0].path), new: CallDirIndex(path: rig.lists[1].path),
                             output: delta, temporaryFolder: rig.scratch.path)
         let deltaFile = try DeltaFile(path: delta)
-        let patched = rig.scratch.file("patched.calldir")
-        _ = try Patcher.patch(old: CallDirIndex(path: rig.folder.indexPath), delta: deltaFile, output: patched,
-                              temporaryFolder: rig.scratch.path)
         let expected = IndexInstaller.Expectation(checksum: deltaFile.newChecksum, byteCount: deltaFile.newSize)
-        // Disk full during the first install attempt: refused, v1 and its store intact.
+        let v1Bytes = rig.indexBytes
+        let folderBefore = Set(Syscalls.folderEntries(rig.folder.path))
+        func untouched(_ what: String) {
+            #expect(rig.indexBytes == v1Bytes, "\(what): the index is still v1")
+            #expect(DeviceState(rig.phone.simulator) == rig.lists[0].expected, "\(what): the store still holds v1")
+            #expect(Set(Syscalls.folderEntries(rig.folder.path)) == folderBefore, "\(what): nothing left in the folder")
+        }
+        // Disk full while the patch writes its result: refused, v1 and its store intact.
         let fault = Syscalls.inject(.write, errno: ENOSPC, pathContaining: rig.folder.path + "/.incoming")
-        await #expect(throws: CallDirError.self) { try await coordinator(rig).install(patched, expecting: expected) }
+        await #expect(throws: CallDirError.self) { try await coordinator(rig).installDelta(delta, expecting: expected) }
         Syscalls.removeFault(fault)
-        #expect(DeviceState(rig.phone.simulator) == rig.lists[0].expected)
-        let installed = try await coordinator(rig).install(patched, expecting: expected)
+        untouched("disk full during the patch")
+        // The app killed as it starts the install.
+        let killed = rig.coordinator()
+        await killed.setStepHook { if $0 == .beforeInstall { throw AppKilled() } }
+        await #expect(throws: AppKilled.self) { try await killed.installDelta(delta, expecting: expected) }
+        untouched("app killed before the install")
+        // A delta for another base (v2 -> v3 applied to v1): refused as a mismatch.
+        let other = rig.scratch.file("v2-v3.delta")
+        _ = try Differ.diff(old: CallDirIndex(path: rig.lists[1].path), new: CallDirIndex(path: rig.lists[2].path),
+                            output: other, temporaryFolder: rig.scratch.path)
+        let mismatch = await #expect(throws: CallDirError.self) { try await coordinator(rig).installDelta(other) }
+        #expect(mismatch?.code == .deltaMismatch, "\(String(describing: mismatch))")
+        untouched("a delta for another base")
+        // A damaged delta: refused by its checksums.
+        var damaged = try #require(try rig.folder.read(delta, limit: 1 << 26))
+        damaged[damaged.count / 2] ^= 0x10
+        let damagedPath = rig.scratch.file("damaged.delta")
+        // Through the App Group folder to a file outside it: the temporary goes beside the file.
+        try rig.folder.writeAtomically(damaged, to: damagedPath)
+        await #expect(throws: CallDirError.self) { try await coordinator(rig).installDelta(damagedPath, expecting: expected) }
+        untouched("a damaged delta")
+        let installed = try await coordinator(rig).installDelta(delta, expecting: expected)
         #expect(installed.keptPrevious, "the device held v1 completely: an update follows")
+        #expect(rig.indexBytes == (try fileContents(rig.lists[1].path)), "patched on the phone: v2 byte for byte")
         let before = rig.phone.simulator.history.count
         try await Self.loadWithFailures(rig, expected: rig.lists[1].expected, rng: &rng)
         if rig.phone.simulator.history.dropFirst(before).allSatisfy(\.succeeded) {
             #expect(rig.phone.simulator.history.dropFirst(before).allSatisfy { $0.kind == .incremental }, "without failures, only changes")
         }
+        // Disk full while the full v3 is copied in: refused, v2 and its store intact.
+        let v2Bytes = rig.indexBytes
+        let full = Syscalls.inject(.write, errno: ENOSPC, pathContaining: rig.folder.path + "/.incoming")
+        await #expect(throws: CallDirError.self) { try await coordinator(rig).install(rig.lists[2].path) }
+        Syscalls.removeFault(full)
+        #expect(rig.indexBytes == v2Bytes && DeviceState(rig.phone.simulator) == rig.lists[1].expected)
         try await coordinator(rig).install(rig.lists[2].path)
         try await Self.loadWithFailures(rig, expected: rig.lists[2].expected, rng: &rng)
 #endif

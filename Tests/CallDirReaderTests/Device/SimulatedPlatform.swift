@@ -1,5 +1,6 @@
 import CallDirReader
 import CallDirSimulator
+import CallDirPatch
 
 /// A phone for `ReloadCoordinator` tests: `CallKitSimulator` as the device, the library's
 /// `CallDirectoryExtensionRequest` as the extension (reading the shared folder), and fates

@@ -1,7 +1,8 @@
 import CallDirReader
 
 /// A file written in full under a temporary name in the destination's folder, then published
-/// by fsync + rename + fsync of the folder. Until `publish()`, the destination is untouched;
+/// by fsync + rename + fsync of the folder (`AtomicPublish`, the reader's one home for it, which
+/// `SharedFolder` uses too). Until `publish()`, the destination is untouched;
 /// `discard()` (or a failure) removes the temporary file. The temporary name carries our PID
 /// (`StaleTemporaries`), so a later compile removes it if we are killed before cleaning up.
 ///
@@ -18,7 +19,7 @@ import CallDirReader
 /// socket, a block device) is refused before any work.
 package final class AtomicFile {
     /// How the destination is published.
-    enum Target: Equatable {
+    package enum Target: Equatable {
         /// Renamed over this path (the destination, or the file its link resolves to).
         case replace(String)
         /// Written into: a character device or a FIFO.
@@ -26,9 +27,9 @@ package final class AtomicFile {
     }
 
     package let destination: String
-    let target: Target
+    package let target: Target
     /// What the file is, for messages: "the index", "the rejects list".
-    let role: String
+    package let role: String
     package let temporaryPath: String
     private var fd: Int32
     private var buffer: [UInt8] = []
@@ -65,11 +66,12 @@ package final class AtomicFile {
     /// A scratch file that is never published (`compile --check`): written and read back like
     /// any other, but nameless (`Syscalls.makeUnnamedFile` in `folder`), so nothing is left
     /// behind whatever happens. `destination` only names it in messages; `commit()` is refused.
-    init(unnamedIn folder: String, destination: String, role: String = "the index") throws {
+    /// `scratchName` names the file in messages (and for injected faults) as `folder/scratchName`.
+    package init(unnamedIn folder: String, destination: String, role: String = "the index", scratchName: String? = nil) throws {
         self.destination = destination
         self.role = role
         target = .replace(destination)  // never used: commit() is refused
-        temporaryPath = folder
+        temporaryPath = scratchName.map { folder + "/" + $0 } ?? folder
         let template = StaleTemporaries.fileTemplate(folder: folder, destinationName: "check")
         switch Syscalls.makeUnnamedFile(folder: folder, fallbackTemplate: template) {
         case .success(let created): fd = created
@@ -95,7 +97,7 @@ package final class AtomicFile {
     }
 
     /// Overwrites bytes at `offset` (which must already have been appended).
-    func write(_ bytes: [UInt8], at offset: Int) throws {
+    package func write(_ bytes: [UInt8], at offset: Int) throws {
         try flush()
         let written = bytes.withUnsafeBytes { Syscalls.writeAll(fd, $0, at: offset, path: temporaryPath) }
         try check(written, "write")
@@ -128,13 +130,8 @@ package final class AtomicFile {
             discard()
             return
         }
-        try check(Syscalls.rename(temporaryPath, to: path), "rename")
+        try check(AtomicPublish.rename(temporaryPath, over: path), "rename")  // and syncs the folder
         TemporaryFiles.unregister(temporaryPath)
-        let folder = AtomicFile.folder(of: path)
-        if case .success(let dirFD) = Syscalls.openFolder(folder) {
-            _ = Syscalls.fsync(dirFD, path: folder)
-            Syscalls.close(dirFD)
-        }
     }
 
     /// Removes the temporary file; the destination is left as it was.
@@ -161,7 +158,7 @@ package final class AtomicFile {
     }
 
     /// How `destination` is published, from what is there now (see the type's comment).
-    static func target(of destination: String, role: String) throws -> Target {
+    package static func target(of destination: String, role: String) throws -> Target {
         switch Syscalls.kind(atPath: destination) {
         case .success(nil), .failure:  // nothing there (or unreadable: creating the temporary reports it)
             return .replace(destination)
@@ -239,10 +236,7 @@ package final class AtomicFile {
                          + "nothing was published (free space, or check the folder's permissions)", path: destination)
     }
 
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    package static func folder(of path: String) -> String { AtomicPublish.folder(of: path) }
 }
 
 /// A small text output written whole and published like every other output (temporary file,

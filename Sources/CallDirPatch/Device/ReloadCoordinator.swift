@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// What the coordinator needs from the platform: on iOS, `CXCallDirectoryManager` and
 /// `UIApplication`'s background tasks (`Examples/Sources/CallDirApp` has that implementation);
 /// in tests, a simulated device. Small on purpose: everything else is the library's.
@@ -31,6 +33,11 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Requests tried in this `loadAll`.
     public var requests: Int
 
+    public init(reason: Reason, requests: Int) {
+        self.reason = reason
+        self.requests = requests
+    }
+
     public var description: String {
         switch reason {
         case .callKit(let code): return "reload failed after \(requests) requests: \(code)"
@@ -47,7 +54,7 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
 /// record the app did not commit. Installs go through it too, so an install never interleaves
 /// with a load. Portable (no Foundation): Linux tests drive it against `CallKitSimulator`.
 public actor ReloadCoordinator {
-    public let folder: SharedFolder
+    public nonisolated let folder: SharedFolder
     public let platform: any CallDirectoryPlatform
     /// Consecutive failed requests tolerated before `loadAll` gives up (each failure empties
     /// the store; the next `loadAll` starts over).
@@ -72,10 +79,31 @@ public actor ReloadCoordinator {
     /// Installs `candidate` (see `IndexInstaller`), waiting for a load under way to end first.
     /// Call `loadAll` next.
     @discardableResult
-    public func install(_ candidate: String, expecting expected: IndexInstaller.Expectation = .init()) async throws -> IndexInstaller.Installed {
+    public func install(_ candidate: String, expecting expected: IndexInstaller.Expectation = .init(),
+                        check: (@Sendable (MappedFile) throws -> Void)? = nil) async throws -> IndexInstaller.Installed {
         await acquire()
         defer { release() }
-        return try IndexInstaller(folder: folder).install(candidate, expecting: expected)
+        try stepHook?(.beforeInstall)
+        return try IndexInstaller(folder: folder).install(candidate, expecting: expected, check: check)
+    }
+
+    /// Patches the installed index with `delta` and installs the result (see
+    /// `IndexInstaller.installDelta`), waiting for a load under way to end first. Call
+    /// `loadAll` next: it sends only the changes when the device held the old index.
+    @discardableResult
+    public func installDelta(_ delta: String, expecting expected: IndexInstaller.Expectation = .init(),
+                             check: (@Sendable (MappedFile) throws -> Void)? = nil) async throws -> IndexInstaller.Installed {
+        await acquire()
+        defer { release() }
+        try stepHook?(.beforeInstall)
+        return try IndexInstaller(folder: folder).installDelta(delta, expecting: expected, check: check)
+    }
+
+    /// Whether the device holds the installed index (a finished, committed load of it).
+    public func isLoadedCompletely() async throws -> Bool {
+        await acquire()
+        defer { release() }
+        return try IndexInstaller(folder: folder).isLoadedCompletely()
     }
 
     /// Reloads until the device holds the whole index; returns the finished checkpoint.
@@ -163,5 +191,5 @@ public actor ReloadCoordinator {
 
 /// The steps of `loadAll` a test can stop at (the app killed there).
 package enum ReloadStep: Sendable, Equatable {
-    case beforeReload, afterFailure, afterSuccess, afterCommit
+    case beforeInstall, beforeReload, afterFailure, afterSuccess, afterCommit
 }

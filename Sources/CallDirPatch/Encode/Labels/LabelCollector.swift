@@ -11,32 +11,32 @@ import CallDirReader
 /// repeated far apart may stay in the stream store: deduplication happens where it pays
 /// (the frequent labels), not everywhere. Every decision depends only on the ascending entry
 /// stream, so the same entries give the same bytes however they were read or sorted.
-final class LabelCollector {
-    static let sharedLimit = 1 << 16
+package final class LabelCollector {
+    package static let sharedLimit = 1 << 16
     /// This collector's limit: `sharedLimit`, or 0 to keep every entry's label in the stream
     /// store (a delta's added entries).
     private let limit: Int
     /// Label fingerprints remembered (32 bits each: 512 KiB, so the table stays in a core's
     /// L2 cache; every new label probes it once).
-    static let candidateSlots = 1 << 17
+    package static let candidateSlots = 1 << 17
     /// The symbol table is trained on the first labels of the stream store.
-    static let sampleLabels = 1 << 15
-    static let sampleBytes = 1 << 20
+    package static let sampleLabels = 1 << 15
+    package static let sampleBytes = 1 << 20
 
-    let shared = LabelTable()
+    package let shared = LabelTable()
     @exclusivity(unchecked) private var candidates = [UInt32](repeating: 0, count: candidateSlots)
     /// Where the coded stream blocks go (written by the coding thread until it is joined).
     private let spill: StreamSpill
     /// Stream labels after the sample, coded into store blocks on a helper thread. Touched for
     /// every stream label by the compile thread: exempt from run-time exclusivity checks.
     @exclusivity(unchecked) private var stream: StreamCoder?
-    @exclusivity(unchecked) private(set) var streamCount = 0
+    @exclusivity(unchecked) package private(set) var streamCount = 0
     /// The first stream labels, raw: the symbol table's training sample (`sampleLabels`, or
     /// up to the first label that would take it past `sampleBytes`).
-    private(set) var sample = PackedLabels()
+    package private(set) var sample = PackedLabels()
     private var coder: LabelCoder?
 
-    init(temporaryFolder: String, sharedLimit: Int = LabelCollector.sharedLimit) {
+    package init(temporaryFolder: String, sharedLimit: Int = LabelCollector.sharedLimit) {
         spill = StreamSpill(temporaryFolder: temporaryFolder)
         limit = sharedLimit
     }
@@ -44,20 +44,20 @@ final class LabelCollector {
     /// The hash `isShared` and `ref` take, computed once per row. Also starts loading the
     /// label's fingerprint slot, so that the row's checks run while the (512 KiB) table's
     /// cache miss resolves: the miss was most of `ref`'s time in a 1M-label compile.
-    func hashPrefetchingSlot(_ label: UnsafeRawBufferPointer) -> UInt64 {
+    package func hashPrefetchingSlot(_ label: UnsafeRawBufferPointer) -> UInt64 {
         let hash = LabelTable.hash(label)
         candidates.withUnsafeBufferPointer { calldir_prefetch($0.baseAddress! + Self.slot(hash)) }
         return hash
     }
 
     /// True when `label` is a shared label already (its text passed the label checks).
-    func isShared(_ label: UnsafeRawBufferPointer, hash: UInt64) -> Bool { shared.knownID(label, hash: hash) != nil }
+    package func isShared(_ label: UnsafeRawBufferPointer, hash: UInt64) -> Bool { shared.knownID(label, hash: hash) != nil }
 
     /// The ref of the next entry's label (entries come in ascending number order).
-    func ref(for label: UnsafeRawBufferPointer) throws -> UInt32 { try ref(for: label, hash: LabelTable.hash(label)) }
+    package func ref(for label: UnsafeRawBufferPointer) throws -> UInt32 { try ref(for: label, hash: LabelTable.hash(label)) }
 
     /// `ref(for:)` with the label's `LabelTable.hash`.
-    func ref(for label: UnsafeRawBufferPointer, hash: UInt64) throws -> UInt32 {
+    package func ref(for label: UnsafeRawBufferPointer, hash: UInt64) throws -> UInt32 {
         if let id = shared.knownID(label, hash: hash) { return id }
         let slot = Self.slot(hash)
         let mark = UInt32(truncatingIfNeeded: hash >> 32) | 1  // 0 marks an empty slot
@@ -70,9 +70,9 @@ final class LabelCollector {
 
     /// The shared id of a range's label: ranges always use shared labels (no limit: range
     /// rows are held in memory anyway).
-    func sharedID(forRange label: UnsafeRawBufferPointer) -> UInt32 { shared.intern(label) }
+    package func sharedID(forRange label: UnsafeRawBufferPointer) -> UInt32 { shared.intern(label) }
 
-    func sharedID(forRange label: String) -> UInt32 { shared.intern(label) }
+    package func sharedID(forRange label: String) -> UInt32 { shared.intern(label) }
 
     private func appendToStream(_ label: UnsafeRawBufferPointer) throws -> UInt32 {
         guard streamCount < LabelRef.maxStreamLabels else {
@@ -98,15 +98,15 @@ final class LabelCollector {
         let coder = LabelCoder(SymbolTableBuilder.build(sample: training))
         self.coder = coder
         let spill = spill
-        var writer = LabelStoreWriter(coder: coder) { try spill.file().appendRaw($0) }
+        var writer = LabelStoreWriter(coder: coder) { try spill.file().append($0) }
         try sample.forEach { try writer.append($0) }
         stream = StreamCoder(writer: writer)
     }
 
     /// Writes the label-symbols, shared-labels and stream-labels sections, then removes the
     /// spill file. Returns the shared and stream label counts.
-    func writeSections(to writer: IndexWriter) throws -> (shared: Int, stream: Int) {
-        defer { spill.folder?.removeAll() }
+    package func writeSections(to writer: IndexWriter) throws -> (shared: Int, stream: Int) {
+        defer { spill.remove() }
         if coder == nil {  // the stream ended inside the sample: train on shared labels too
             var training = sample
             for id in 0..<shared.count where training.count < Self.sampleLabels {
@@ -131,8 +131,7 @@ final class LabelCollector {
 
         try stream.finishBlocks()
         if let file = spill.opened {
-            try file.finish()
-            let coded = try MappedFile(path: file.path)
+            let coded = try file.mapWritten()
             try stream.writeSection(.streamLabels, blocks: coded.bytes, releasing: coded, to: writer)
         } else {
             try stream.writeSection(.streamLabels, blocks: UnsafeRawBufferPointer(start: nil, count: 0), to: writer)
@@ -142,21 +141,25 @@ final class LabelCollector {
 }
 
 /// The spill file of coded stream blocks, created when the first block is full (lists
-/// without stream labels never touch the temporary folder). Its own object, not the
-/// collector's: the coding thread writes to it.
+/// without stream labels never touch the temporary folder): a nameless scratch file in the
+/// caller's folder (`AtomicFile(unnamedIn:)`), so nothing is left behind whatever happens.
+/// Its own object, not the collector's: the coding thread writes to it.
 private final class StreamSpill {
-    let temporaryFolder: String
-    private(set) var folder: SpillFolder?
-    private(set) var opened: RunWriter?
+    package let temporaryFolder: String
+    package private(set) var opened: AtomicFile?
 
-    init(temporaryFolder: String) { self.temporaryFolder = temporaryFolder }
+    package init(temporaryFolder: String) { self.temporaryFolder = temporaryFolder }
 
-    func file() throws -> RunWriter {
+    package func file() throws -> AtomicFile {
         if let opened { return opened }
-        let folder = try SpillFolder(parent: temporaryFolder)
-        self.folder = folder
-        let file = try RunWriter(path: folder.newFile())
+        let file = try AtomicFile(unnamedIn: temporaryFolder, destination: temporaryFolder, role: "the labels spilled while writing",
+                                  scratchName: "calldir-label-spill (nameless)")
         opened = file
         return file
+    }
+
+    package func remove() {
+        opened?.discard()
+        opened = nil
     }
 }

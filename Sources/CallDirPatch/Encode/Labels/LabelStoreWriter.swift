@@ -6,23 +6,23 @@ import CallDirReader
 /// `writeSection` then writes the header, the blocks and the directory as one section. The
 /// blocks may go to memory (shared labels) or to a spill file (stream labels, coded as they
 /// arrive), so a store is written in one pass either way.
-struct LabelStoreWriter {
+package struct LabelStoreWriter {
     private let coder: LabelCoder
     private let sink: (UnsafeRawBufferPointer) throws -> Void
-    private(set) var count = 0
+    package private(set) var count = 0
     private var block: [UInt8] = []  // the labels of the current block (its step table is added at flush)
     private var steps: [Int] = []  // where labels 4, 8, ... of the current block start in `block`
     /// Per finished block: offset from the first block, CRC.
-    private(set) var directory: [(offset: Int, crc: UInt32)] = []
+    package private(set) var directory: [(offset: Int, crc: UInt32)] = []
     /// Bytes of the blocks handed to `sink`.
-    private(set) var length = 0
+    package private(set) var length = 0
 
-    init(coder: LabelCoder, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    package init(coder: LabelCoder, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.coder = coder
         self.sink = sink
     }
 
-    mutating func append(_ label: UnsafeRawBufferPointer) throws {
+    package mutating func append(_ label: UnsafeRawBufferPointer) throws {
         let inBlock = count % LabelStoreLayout.labelsPerBlock
         if inBlock > 0, inBlock % LabelStoreLayout.labelsPerStep == 0 { steps.append(block.count) }
         // The codes go straight into the block after a one-byte length; the rare label of 128
@@ -44,7 +44,7 @@ struct LabelStoreWriter {
     }
 
     /// Hands the last, partial block to the sink.
-    mutating func finishBlocks() throws { try flush() }
+    package mutating func finishBlocks() throws { try flush() }
 
     private mutating func flush() throws {
         guard !block.isEmpty else { return }
@@ -64,7 +64,7 @@ struct LabelStoreWriter {
     /// Writes the store as section `kind`: header, `blocks` (what the sink received), directory.
     /// Blocks mapped from a spill file (`releasing`) are copied 4 MiB at a time and their pages
     /// dropped behind the copy, so a large store does not stay resident.
-    func writeSection(_ kind: SectionKind, blocks: UnsafeRawBufferPointer, releasing spill: MappedFile? = nil,
+    package func writeSection(_ kind: SectionKind, blocks: UnsafeRawBufferPointer, releasing spill: MappedFile? = nil,
                       to writer: IndexWriter) throws {
         precondition(blocks.count == length, "LabelStoreWriter: \(blocks.count) block bytes, \(length) written")
         guard LabelStoreLayout.headerSize + length <= Int(UInt32.max) else {

@@ -7,8 +7,8 @@ import CallDirReader
 /// more are grouped by their first two bytes (longest first, usually one or two per pair),
 /// single-byte symbols sit in a 256-entry table. Labels are copied into a zero-padded scratch
 /// buffer first, so every position reads one 8-byte word.
-final class LabelCoder {
-    let symbols: LabelSymbols
+package final class LabelCoder {
+    package let symbols: LabelSymbols
     /// Symbols of length >= 2 sorted by (first two bytes, length descending); those starting
     /// with pair p are `pairStart[p] ..< pairStart[p + 1]`.
     private let words: UnsafeMutableBufferPointer<UInt64>
@@ -25,7 +25,7 @@ final class LabelCoder {
     /// Codes of the label being coded (at most two per byte).
     private let output: UnsafeMutableBufferPointer<UInt8>
 
-    init(_ symbols: LabelSymbols) {
+    package init(_ symbols: LabelSymbols) {
         self.symbols = symbols
         let long = (0..<symbols.count).filter { symbols.lengths[$0] >= 2 }.sorted {
             let (a, b) = (symbols.words[$0] & 0xFFFF, symbols.words[$1] & 0xFFFF)
@@ -66,7 +66,7 @@ final class LabelCoder {
     }
 
     /// Appends the codes of `label` (at most `IndexFormat.maxLabelBytes` bytes) to `out`.
-    func encode(_ label: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package func encode(_ label: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         var n = 0
         forEachUnit(label) { code, literal in
             if let code {
@@ -83,7 +83,7 @@ final class LabelCoder {
 
     /// Calls `body` with each unit of the coding: a symbol's code, or nil and a literal byte.
     @inline(__always)
-    func forEachUnit(_ label: UnsafeRawBufferPointer, _ body: (UInt8?, UInt8) -> Void) {
+    package func forEachUnit(_ label: UnsafeRawBufferPointer, _ body: (UInt8?, UInt8) -> Void) {
         let n = min(label.count, IndexFormat.maxLabelBytes)
         guard n > 0, let source = label.baseAddress, let base = scratch.baseAddress else { return }
         base.copyMemory(from: source, byteCount: n)

@@ -6,16 +6,16 @@ import CallDirReader
 /// at 1M distinct labels, and the second core was mostly idle (the row reader uses a fifth of
 /// it). Labels are coded in the order they came, so the bytes are the same as coding inline.
 /// At most `queued` batches wait: memory stays a few hundred KiB whatever the list.
-final class StreamCoder {
-    static let batchBytes = 64 << 10
-    static let batchLabels = 4_096
-    static let queued = 4
+package final class StreamCoder {
+    package static let batchBytes = 64 << 10
+    package static let batchLabels = 4_096
+    package static let queued = 4
 
     /// What the helper owns until it is joined: the writer, and the first error it met.
     private final class Coding: @unchecked Sendable {  // the helper's alone until `join`
-        var writer: LabelStoreWriter
-        var error: (any Error)?
-        init(_ writer: LabelStoreWriter) { self.writer = writer }
+        package var writer: LabelStoreWriter
+        package var error: (any Error)?
+        package init(_ writer: LabelStoreWriter) { self.writer = writer }
     }
 
     private let coding: Coding
@@ -24,7 +24,7 @@ final class StreamCoder {
     @exclusivity(unchecked) private var batch = PackedLabels()
 
     /// Starts the helper (or, when the system refuses a thread, codes on the caller's).
-    init(writer: LabelStoreWriter) {
+    package init(writer: LabelStoreWriter) {
         let coding = Coding(writer)
         self.coding = coding
         let queue = queue
@@ -48,13 +48,13 @@ final class StreamCoder {
         worker?.join()
     }
 
-    func append(_ label: UnsafeRawBufferPointer) throws {
+    package func append(_ label: UnsafeRawBufferPointer) throws {
         batch.append(label)
         if batch.bytes.count >= Self.batchBytes || batch.count >= Self.batchLabels { try handOff() }
     }
 
     /// Codes what is left, waits for the helper and returns the writer (every label appended).
-    func finish() throws -> LabelStoreWriter {
+    package func finish() throws -> LabelStoreWriter {
         try handOff()
         queue.close()
         worker?.join()

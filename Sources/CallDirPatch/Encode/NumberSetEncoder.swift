@@ -6,20 +6,20 @@ import CallDirReader
 ///
 /// A struct whose hot state the compiler can check statically: as a class, every `append`
 /// paid for run-time exclusivity checks on its stored properties (~90 instructions per entry).
-struct NumberSetEncoder {
+package struct NumberSetEncoder {
     private let writer: IndexWriter
     private let withLabels: Bool
     private let block = BlockBuffer()
     private var pending = 0
     private var scratch: [UInt8] = []
     private var sectionLength = 0
-    private(set) var directory: [DirectoryEntry] = []
-    private(set) var count = 0
+    package private(set) var directory: [DirectoryEntry] = []
+    package private(set) var count = 0
     private var last = Int64.min
     /// Stream label refs appended so far (they must come numbered in order).
     private var streamLabels = 0
 
-    init(writer: IndexWriter, kind: SectionKind, withLabels: Bool) throws {
+    package init(writer: IndexWriter, kind: SectionKind, withLabels: Bool) throws {
         self.writer = writer
         self.withLabels = withLabels
         scratch.reserveCapacity(4 * IndexFormat.blockSize + 64)
@@ -28,7 +28,7 @@ struct NumberSetEncoder {
 
     /// `number` must be above every number appended before (the caller validated order).
     @inline(__always)
-    mutating func append(_ number: Int64, label: UInt32 = 0) throws {
+    package mutating func append(_ number: Int64, label: UInt32 = 0) throws {
         precondition(number > last || count == 0, "NumberSetEncoder: numbers must ascend")
         block.values[pending] = number
         block.labels[pending] = label
@@ -39,7 +39,7 @@ struct NumberSetEncoder {
     }
 
     /// Writes the last block and the section's padding, and closes the section.
-    mutating func finish() throws {
+    package mutating func finish() throws {
         try flushBlock()
         try writer.write([UInt8](repeating: 0, count: IndexFormat.blockDataPadding))
         try writer.endSection()
@@ -48,7 +48,7 @@ struct NumberSetEncoder {
     /// Writes the directory as its own section (after `finish`), then, for an index (not a
     /// delta), its page table as section `pages`: the directory's header, then per 64 entries
     /// the page's first number, first offset and the CRC of its entries (FORMAT.md).
-    func writeDirectory(kind: SectionKind, pages: SectionKind?) throws {
+    package func writeDirectory(kind: SectionKind, pages: SectionKind?) throws {
         var out: [UInt8] = []
         out.reserveCapacity(IndexFormat.directoryHeaderSize + directory.count * IndexFormat.directoryEntrySize)
         out.appendLE(UInt64(count))
@@ -101,8 +101,8 @@ struct NumberSetEncoder {
 /// The values and label ids of the block being filled: fixed storage, written through
 /// pointers (no copy-on-write checks per entry).
 private final class BlockBuffer {
-    let values = UnsafeMutablePointer<Int64>.allocate(capacity: IndexFormat.blockSize)
-    let labels = UnsafeMutablePointer<UInt32>.allocate(capacity: IndexFormat.blockSize)
+    package let values = UnsafeMutablePointer<Int64>.allocate(capacity: IndexFormat.blockSize)
+    package let labels = UnsafeMutablePointer<UInt32>.allocate(capacity: IndexFormat.blockSize)
 
     deinit {
         values.deallocate()
@@ -111,8 +111,8 @@ private final class BlockBuffer {
 }
 
 /// Where a block starts, its first number, and its CRC.
-struct DirectoryEntry: Equatable {
-    var first: Int64
-    var offset: UInt32
-    var crc: UInt32
+package struct DirectoryEntry: Equatable {
+    package var first: Int64
+    package var offset: UInt32
+    package var crc: UInt32
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CallDirReader
 
 /// Deduplicated labels, numbered in order of first addition: the shared labels of a compile
@@ -9,7 +6,7 @@ import CallDirReader
 /// Labels are found by their bytes in an open-addressing table (a word-at-a-time hash, bytes compared
 /// on a hash match): no `String`, allocation or SipHash per row, which made identification
 /// lists compile at a tenth of the speed of blocking lists.
-final class LabelTable {
+package final class LabelTable {
     // Read for every identification row: exempt from run-time exclusivity checks, which cost
     // more than the lookup (the compile thread alone uses the table).
     /// Label bytes back to back; label i is bytes[starts[i] ..< starts[i + 1]].
@@ -20,16 +17,16 @@ final class LabelTable {
     /// identification compile here (every row asks whether its label is shared).
     @exclusivity(unchecked) private var slots = UnsafeMutableBufferPointer<(id: UInt32, hash: UInt64)>.allocate(capacity: 64)
 
-    init() { slots.initialize(repeating: (0, 0)) }
+    package init() { slots.initialize(repeating: (0, 0)) }
 
     deinit { slots.deallocate() }
 
-    var count: Int { starts.count - 1 }
+    package var count: Int { starts.count - 1 }
 
     /// The id of `label` if it was added before.
-    func knownID(_ label: UnsafeRawBufferPointer) -> UInt32? { knownID(label, hash: Self.hash(label)) }
+    package func knownID(_ label: UnsafeRawBufferPointer) -> UInt32? { knownID(label, hash: Self.hash(label)) }
 
-    func knownID(_ label: UnsafeRawBufferPointer, hash: UInt64) -> UInt32? {
+    package func knownID(_ label: UnsafeRawBufferPointer, hash: UInt64) -> UInt32? {
         let slots = self.slots
         var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
         while slots[slot].id != 0 {
@@ -37,7 +34,7 @@ final class LabelTable {
                 let id = Int(slots[slot].id - 1)
                 let start = starts[id]
                 let same = starts[id + 1] - start == label.count && bytes.withUnsafeBytes {
-                    label.isEmpty || memcmp($0.baseAddress! + start, label.baseAddress!, label.count) == 0
+                    label.isEmpty || bytesEqual($0.baseAddress! + start, label.baseAddress!, count: label.count)
                 }
                 if same { return UInt32(id) }
             }
@@ -47,9 +44,9 @@ final class LabelTable {
     }
 
     /// The id of `label` (valid UTF-8, already checked), adding it when new.
-    func intern(_ label: UnsafeRawBufferPointer) -> UInt32 { intern(label, hash: Self.hash(label)) }
+    package func intern(_ label: UnsafeRawBufferPointer) -> UInt32 { intern(label, hash: Self.hash(label)) }
 
-    func intern(_ label: UnsafeRawBufferPointer, hash: UInt64) -> UInt32 {
+    package func intern(_ label: UnsafeRawBufferPointer, hash: UInt64) -> UInt32 {
         if let id = knownID(label, hash: hash) { return id }
         let id = UInt32(count)
         bytes.append(contentsOf: label)
@@ -58,13 +55,13 @@ final class LabelTable {
         return id
     }
 
-    func intern(_ label: String) -> UInt32 {
+    package func intern(_ label: String) -> UInt32 {
         var label = label
         return label.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
     }
 
     /// Calls `body` with the bytes of label `id`.
-    func withLabel<R>(_ id: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withLabel<R>(_ id: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[starts[id]..<starts[id + 1]])) }
     }
 
@@ -83,7 +80,7 @@ final class LabelTable {
 
     /// A 64-bit hash, 8 bytes a step (multiply and fold, as wyhash-style hashes do); the tail
     /// is packed into one more word with the length, so "a" and "a\0" differ.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var at = 0
         while bytes.count &- at >= 8 {

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// The app's half of getting a new index to its extension: installs a downloaded index (or the
 /// result of patching a delta) into the shared folder so that the extension always finds a
 /// complete, verified index under `SharedFolder.indexPath`.
@@ -15,7 +17,7 @@
 /// device's store as they were, with an error naming the file and the reason. The load
 /// checkpoints need no change: they name the index by its checksum, so the next request
 /// starts the update or the complete load by itself. Use it through `ReloadCoordinator.install`
-/// so that an install never interleaves with the app's own reloads.
+/// (or `installDelta`) so that an install never interleaves with the app's own reloads.
 public struct IndexInstaller: Sendable {
     public let folder: SharedFolder
 
@@ -46,21 +48,63 @@ public struct IndexInstaller: Sendable {
 
     /// Installs the index file at `candidate` (anywhere; it is copied, not moved). Throws
     /// `CallDirError`: `.corruptIndex` or `.unsupportedVersion` for a bad candidate,
-    /// `.deltaMismatch` when it is not what `expected` says, `.io` for the file system.
+    /// `.deltaMismatch` when it is not what `expected` says, `.io` for the file system; and
+    /// whatever `check` throws (a feed's SHA-256, given the verified copy before it is published).
     @discardableResult
-    public func install(_ candidate: String, expecting expected: Expectation = Expectation()) throws -> Installed {
-        let staging = folder.path + "/incoming.calldir"
-        defer { try? folder.remove(staging) }
-        try folder.copyAtomically(candidate, to: staging)
-        let index = try CallDirIndex(path: staging, verify: true)
+    public func install(_ candidate: String, expecting expected: Expectation = Expectation(),
+                        check: ((MappedFile) throws -> Void)? = nil) throws -> Installed {
+        StaleTemporaries.sweep(folders: [folder.path])
+        defer { try? folder.remove(stagingPath) }
+        try folder.copyAtomically(candidate, to: stagingPath)
+        return try publishStaged(expecting: expected, candidate: candidate, check: check)
+    }
+
+    /// Deltas on the phone: patches the installed index with the delta at `delta` (`calldir
+    /// diff`'s output, e.g. downloaded from a feed) into the folder, verifies the result as
+    /// `install` does, and installs it; the index it replaces is kept as the previous one when
+    /// the device holds it, so the next load sends only the changes (`DeviceLoader(index:
+    /// previous:)`). The patch's temporaries go in the shared folder itself (the App Group
+    /// container: no /tmp on a phone). Throws `.deltaMismatch` when the delta is not for the
+    /// installed index or its result is not the index the delta (or `expected`) names; nothing
+    /// is installed then.
+    @discardableResult
+    public func installDelta(_ delta: String, expecting expected: Expectation = Expectation(),
+                             check: ((MappedFile) throws -> Void)? = nil) throws -> Installed {
+        StaleTemporaries.sweep(folders: [folder.path])
+        defer { try? folder.remove(stagingPath) }
+        let deltaFile = try DeltaFile(path: delta, verify: true)
+        guard folder.exists(folder.indexPath) else {
+            throw CallDirError(.deltaMismatch, "no index is installed to apply the delta to; install the full index", path: delta)
+        }
+        let base = try CallDirIndex(path: folder.indexPath)
+        _ = try Patcher.patch(old: base, delta: deltaFile, output: stagingPath, temporaryFolder: folder.path)
+        var expected = expected
+        expected.checksum = expected.checksum ?? deltaFile.newChecksum
+        expected.byteCount = expected.byteCount ?? deltaFile.newSize
+        return try publishStaged(expecting: expected, candidate: delta, check: check)
+    }
+
+    /// True when the committed checkpoint is a finished load of the installed index, with no
+    /// uncommitted record beside it: the device holds the index, no load is needed.
+    public func isLoadedCompletely() throws -> Bool { try currentIsLoadedCompletely() }
+
+    /// Where a candidate is verified before it is renamed over the index.
+    var stagingPath: String { folder.path + "/incoming.calldir" }
+
+    /// Verifies the staged file, keeps (or drops) the previous index, renames the staged file
+    /// over the index.
+    private func publishStaged(expecting expected: Expectation, candidate: String,
+                               check extra: ((MappedFile) throws -> Void)?) throws -> Installed {
+        let index = try CallDirIndex(path: stagingPath, verify: true)
         try check(index, against: expected, candidate: candidate)
+        try extra?(index.file)
         let keep = try currentIsLoadedCompletely()
         if keep {
             try folder.copyAtomically(folder.indexPath, to: folder.previousIndexPath)
         } else {
             try folder.remove(folder.previousIndexPath)
         }
-        try folder.rename(staging, to: folder.indexPath)
+        try folder.rename(stagingPath, to: folder.indexPath)
         return Installed(checksum: index.checksum, deviceEntries: index.metadata.deviceEntries, keptPrevious: keep)
     }
 

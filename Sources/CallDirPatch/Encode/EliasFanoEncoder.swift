@@ -6,7 +6,7 @@ extension EliasFanoBlock {
     /// identification block, their label refs (stream refs numbered on from `streamBase`).
     /// Sizes are computed first, then every part is written in place into zeroed bytes: low
     /// parts and labels a 64-bit word at a time, the unary high parts as single bits.
-    static func encode(_ values: UnsafeBufferPointer<Int64>, labels: UnsafeBufferPointer<UInt32>?, streamBase: Int = 0,
+    package static func encode(_ values: UnsafeBufferPointer<Int64>, labels: UnsafeBufferPointer<UInt32>?, streamBase: Int = 0,
                        into out: inout [UInt8]) {
         let n = values.count
         let base = values[0]
@@ -67,19 +67,19 @@ extension EliasFanoBlock {
 /// Packs fixed-width fields least-significant bit first into zeroed bytes, storing a 64-bit
 /// word whenever one fills up. `finish` stores the partial last word whole: the caller
 /// leaves 8 bytes of slack, and its extra bytes are zero.
-struct PackedBits {
+package struct PackedBits {
     private let bytes: UnsafeMutableRawBufferPointer
     private var offset: Int
     private var pending: UInt64 = 0
     private var pendingBits = 0
 
-    init(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int) {
+    package init(_ bytes: UnsafeMutableRawBufferPointer, at offset: Int) {
         self.bytes = bytes
         self.offset = offset
     }
 
     @inline(__always)
-    mutating func append(_ value: UInt64, bits: Int) {
+    package mutating func append(_ value: UInt64, bits: Int) {
         guard bits > 0 else { return }
         pending |= value &<< UInt64(pendingBits)
         let room = 64 &- pendingBits
@@ -93,7 +93,7 @@ struct PackedBits {
         }
     }
 
-    mutating func finish() {
+    package mutating func finish() {
         if pendingBits > 0 { bytes.storeBytes(of: pending.littleEndian, toByteOffset: offset, as: UInt64.self) }
     }
 }

@@ -6,10 +6,10 @@ import CallDirReader
 /// often each symbol and each pair of adjacent symbols occur, and keep the 255 candidates
 /// (symbols, and pairs joined into one symbol of at most 8 bytes) with the largest
 /// gain = occurrences x length. Deterministic: the same sample gives the same table.
-enum SymbolTableBuilder {
-    static let rounds = 5
+package enum SymbolTableBuilder {
+    package static let rounds = 5
 
-    static func build(sample: PackedLabels) -> LabelSymbols {
+    package static func build(sample: PackedLabels) -> LabelSymbols {
         var table = LabelSymbols(words: [], lengths: [])
         guard !sample.bytes.isEmpty else { return table }
         for _ in 0..<rounds { table = round(table, sample: sample) }
@@ -57,7 +57,7 @@ enum SymbolTableBuilder {
     }
 
     private struct Candidate: Hashable {
-        var word: UInt64
-        var length: Int
+        package var word: UInt64
+        package var length: Int
     }
 }

@@ -12,13 +12,13 @@ import CallDirReader
 /// The streaming merge behind diff: walks one kind's exact numbers of two indexes in step and
 /// reports each number only OLD has (removed), only NEW has (added, with NEW's label), and, for
 /// identification, each number whose label text differs (removed, then added).
-enum NumberMerge {
-    enum Change {
+package enum NumberMerge {
+    package enum Change {
         case removed(Int64)
         case added(Int64, UnsafeRawBufferPointer?)
     }
 
-    static func forEachChange(old: CallDirIndex, new: CallDirIndex, identified: Bool, _ body: (Change) throws -> Void) throws {
+    package static func forEachChange(old: CallDirIndex, new: CallDirIndex, identified: Bool, _ body: (Change) throws -> Void) throws {
         var a = NumberCursor(identified ? old.identified : old.blocked, path: old.path, checkBlocks: !old.isVerified)
         var b = NumberCursor(identified ? new.identified : new.blocked, path: new.path, checkBlocks: !new.isVerified)
         var oldText = LabelText(index: old), newText = LabelText(index: new)
@@ -47,14 +47,14 @@ enum NumberMerge {
     }
 
     /// Decoded label text by ref, remembering the last shared ref (runs of one label are common).
-    struct LabelText {
-        let index: CallDirIndex
+    package struct LabelText {
+        package let index: CallDirIndex
         private var buffer: [UInt8] = []
         private var bufferRef = UInt32.max
 
-        init(index: CallDirIndex) { self.index = index }
+        package init(index: CallDirIndex) { self.index = index }
 
-        mutating func text(_ ref: UInt32) throws -> [UInt8] {
+        package mutating func text(_ ref: UInt32) throws -> [UInt8] {
             if ref != bufferRef || LabelRef.isStream(ref) {
                 try index.labels.bytes(of: ref, check: !index.isVerified, path: index.path, into: &buffer)
                 bufferRef = ref
@@ -62,7 +62,7 @@ enum NumberMerge {
             return buffer
         }
 
-        mutating func withText(_ ref: UInt32, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        package mutating func withText(_ ref: UInt32, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
             let text = try text(ref)
             try text.withUnsafeBytes { try body($0) }
         }

@@ -4,7 +4,7 @@ import CallDirReader
 /// is a block per cursor and the ranges, whatever the sizes), published atomically.
 public enum Differ {
     public static func diff(old: CallDirIndex, new: CallDirIndex, output: String,
-                            temporaryFolder: String = "/tmp") throws -> DeltaSummary {
+                            temporaryFolder: String) throws -> DeltaSummary {
         // Patch rebuilds NEW as this calldir compiles; an older format's bytes it cannot match.
         let current = "\(IndexFormat.majorVersion).\(IndexFormat.minorVersion)"
         guard new.formatVersion == current else {

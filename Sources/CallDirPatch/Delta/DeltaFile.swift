@@ -21,17 +21,17 @@ public final class DeltaFile {
     public let checksum: UInt32
     /// NEW's metadata (its build time and generator are what a patch writes).
     public let newMetadata: IndexMetadata
-    let sections: SectionMap
-    let removedBlocked: NumberSetReader
-    let addedBlocked: NumberSetReader
-    let removedIdentified: NumberSetReader
-    let addedIdentified: NumberSetReader
-    let labels: LabelReader
-    let removedBlockedRanges: RangeTableReader
-    let addedBlockedRanges: RangeTableReader
-    let removedIdentifiedRanges: RangeTableReader
-    let addedIdentifiedRanges: RangeTableReader
-    let isVerified: Bool
+    package let sections: SectionMap
+    package let removedBlocked: NumberSetReader
+    package let addedBlocked: NumberSetReader
+    package let removedIdentified: NumberSetReader
+    package let addedIdentified: NumberSetReader
+    package let labels: LabelReader
+    package let removedBlockedRanges: RangeTableReader
+    package let addedBlockedRanges: RangeTableReader
+    package let removedIdentifiedRanges: RangeTableReader
+    package let addedIdentifiedRanges: RangeTableReader
+    package let isVerified: Bool
 
     /// True when the file starts with a delta's magic (for `inspect` and `verify`).
     public static func looksLikeDelta(_ file: MappedFile) -> Bool {
@@ -102,15 +102,31 @@ public final class DeltaFile {
     public var removedRangeCount: Int { removedBlockedRanges.count + removedIdentifiedRanges.count }
     public var addedRangeCount: Int { addedBlockedRanges.count + addedIdentifiedRanges.count }
 
-    func cursor(_ set: NumberSetReader) -> NumberCursor { NumberCursor(set, path: path, checkBlocks: !isVerified) }
+    package func cursor(_ set: NumberSetReader, releasingPages: Bool = false) -> NumberCursor {
+        NumberCursor(set, path: path, checkBlocks: !isVerified, releasingPagesOf: releasingPages ? file : nil)
+    }
 
-    func label(_ ref: UInt32, into text: inout [UInt8]) throws {
+    package func label(_ ref: UInt32, into text: inout [UInt8]) throws {
         try labels.bytes(of: ref, check: !isVerified, path: path, into: &text)
     }
 
     /// Range records as numbers (and the label texts of added identification ranges).
-    func rangeList(_ table: RangeTableReader) -> [NumberRange] {
+    package func rangeList(_ table: RangeTableReader) -> [NumberRange] {
         (0..<table.count).map { let r = table.range($0); return NumberRange(first: r.first, last: r.last) }
+    }
+
+    /// What the delta holds (what `inspect` shows, what a patch returns).
+    public var summary: DeltaSummary {
+        var s = DeltaSummary(path: path, oldChecksum: oldChecksum, newChecksum: newChecksum)
+        s.removedBlocked = removedBlockedCount
+        s.addedBlocked = addedBlockedCount
+        s.removedIdentified = removedIdentifiedCount
+        s.addedIdentified = addedIdentifiedCount
+        s.removedRanges = removedRangeCount
+        s.addedRanges = addedRangeCount
+        s.bytes = file.bytes.count
+        s.checksum = checksum
+        return s
     }
 
     /// Section name, offset and length, in file order (for `inspect`).

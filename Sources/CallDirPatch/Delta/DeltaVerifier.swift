@@ -4,10 +4,10 @@ import CallDirReader
 /// number block decoded (ascending, counts as the directories say), the added identification
 /// numbers each with its own stream label, every label decoded and valid, NEW's metadata
 /// consistent with what the delta says it connects.
-struct DeltaVerifier {
-    let delta: DeltaFile
+package struct DeltaVerifier {
+    package let delta: DeltaFile
 
-    func verifyAll() throws {
+    package func verifyAll() throws {
         try SectionTable.checkAllCRCs(delta.sections, bytes: delta.file.bytes, checksum: delta.checksum, path: delta.path)
         for set in [delta.removedBlocked, delta.addedBlocked, delta.removedIdentified] {
             var cursor = delta.cursor(set)

@@ -3,18 +3,18 @@ import CallDirReader
 /// Writes an index file as FORMAT.md lays it out: a header placeholder, sections appended in
 /// order (each 64-byte aligned, each with its CRC), the section table, the trailer, and finally
 /// the real header. Nothing is visible at the destination until `publish()`.
-final class IndexWriter {
+package final class IndexWriter {
     private let file: AtomicFile
     private var table: [SectionEntry] = []
     private var open: (kind: SectionKind, offset: Int, crc: UInt32)?
     /// CRC of every byte after the header, for the trailer's whole-file CRC.
     private var bodyCRC: UInt32 = 0
 
-    var destination: String { file.destination }
+    package var destination: String { file.destination }
     /// The header's magic, version and bytes 36..<60 (an index's by default; a delta's).
-    var headerTemplate = FileHeader(sectionCount: 0, fileSize: 0, sectionTableOffset: 0, sectionTableCRC: 0)
+    package var headerTemplate = FileHeader(sectionCount: 0, fileSize: 0, sectionTableOffset: 0, sectionTableCRC: 0)
 
-    init(destination: String) throws {
+    package init(destination: String) throws {
         file = try AtomicFile(destination: destination)
         try file.append([UInt8](repeating: 0, count: IndexFormat.headerSize))
     }
@@ -22,12 +22,12 @@ final class IndexWriter {
     /// A writer whose file is never published (`compile --check`): the same bytes, in a
     /// nameless scratch file in `folder` (`AtomicFile(unnamedIn:)`), so the read-back passes
     /// and the summary are those of a real compile; `discard()` is its only end.
-    init(scratchIn folder: String, for destination: String) throws {
+    package init(scratchIn folder: String, for destination: String) throws {
         file = try AtomicFile(unnamedIn: folder, destination: destination)
         try file.append([UInt8](repeating: 0, count: IndexFormat.headerSize))
     }
 
-    func beginSection(_ kind: SectionKind) throws {
+    package func beginSection(_ kind: SectionKind) throws {
         precondition(open == nil, "IndexWriter: section \(open!.kind) still open")
         var padding: [UInt8] = []
         padding.append(contentsOf: repeatElement(0, count: (IndexFormat.sectionAlignment
@@ -36,20 +36,20 @@ final class IndexWriter {
         open = (kind, file.length, 0)
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         precondition(open != nil, "IndexWriter: write outside a section")
         open!.crc = Checksum.crc32(bytes, continuing: open!.crc)
         bodyCRC = Checksum.crc32(bytes, continuing: bodyCRC)
         try file.append(bytes)
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try write(raw) }
     }
 
     /// Closes the open section; returns its offset and length.
     @discardableResult
-    func endSection() throws -> (offset: Int, length: Int) {
+    package func endSection() throws -> (offset: Int, length: Int) {
         guard let section = open else { preconditionFailure("IndexWriter: no open section") }
         open = nil
         let length = file.length - section.offset
@@ -58,17 +58,17 @@ final class IndexWriter {
     }
 
     /// Maps the sections written so far (for read-back passes before publishing).
-    func mapWritten() throws -> MappedFile { try file.mapWritten() }
+    package func mapWritten() throws -> MappedFile { try file.mapWritten() }
 
     /// The bytes of a closed section inside a mapping from `mapWritten()`.
-    func bytes(of kind: SectionKind, in mapped: MappedFile) -> UnsafeRawBufferPointer {
+    package func bytes(of kind: SectionKind, in mapped: MappedFile) -> UnsafeRawBufferPointer {
         guard let entry = table.first(where: { $0.kind == kind }) else { preconditionFailure("no section \(kind)") }
         return UnsafeRawBufferPointer(rebasing: mapped.bytes[entry.offset..<(entry.offset + entry.length)])
     }
 
     /// Writes table, trailer and header and makes the file durable, still unpublished
     /// (`commit()` publishes it). Returns file size and CRC.
-    func finish() throws -> (size: Int, crc: UInt32) {
+    package func finish() throws -> (size: Int, crc: UInt32) {
         precondition(open == nil, "IndexWriter: publish with a section open")
         var tableBytes: [UInt8] = []
         for entry in table { entry.encode(into: &tableBytes) }
@@ -95,9 +95,9 @@ final class IndexWriter {
     }
 
     /// Publishes the finished file atomically over the destination.
-    func commit() throws { try file.commit() }
+    package func commit() throws { try file.commit() }
 
-    func discard() { file.discard() }
+    package func discard() { file.discard() }
 
     private func paddingToAlignment() -> [UInt8] {
         let a = IndexFormat.sectionAlignment

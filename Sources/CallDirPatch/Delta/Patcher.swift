@@ -12,8 +12,10 @@ import CallDirReader
 /// result is NEW exactly when the delta connects these files; the result's checksum must be
 /// the one the delta names, or nothing is published.
 public enum Patcher {
+    /// `temporaryFolder`: where labels spill while the result is written (a nameless file);
+    /// the caller names it (an app: its App Group container; the CLI: --tmpdir).
     public static func patch(old: CallDirIndex, delta: DeltaFile, output: String,
-                             temporaryFolder: String = "/tmp") throws -> DeltaSummary {
+                             temporaryFolder: String) throws -> DeltaSummary {
         let started = monotonicSeconds()
         guard old.checksum == delta.oldChecksum, old.file.bytes.count == delta.oldSize else {
             throw CallDirError(.deltaMismatch, "this delta applies to the index with checksum \(hex(delta.oldChecksum)) "
@@ -65,9 +67,12 @@ public enum Patcher {
     /// A removal OLD does not hold, or an addition it still holds, means the delta does not fit.
     private static func merge(old: CallDirIndex, delta: DeltaFile, identified: Bool,
                               _ body: (Int64, UnsafeRawBufferPointer?) throws -> Void) throws {
-        var base = NumberCursor(identified ? old.identified : old.blocked, path: old.path, checkBlocks: !old.isVerified)
-        var removed = delta.cursor(identified ? delta.removedIdentified : delta.removedBlocked)
-        var added = delta.cursor(identified ? delta.addedIdentified : delta.addedBlocked)
+        // Pages of OLD and the delta are dropped once read: on a phone, resident memory stays a
+        // few blocks whatever the sizes (the file stays in the page cache; a later read maps it in again).
+        var base = NumberCursor(identified ? old.identified : old.blocked, path: old.path, checkBlocks: !old.isVerified,
+                                releasingPagesOf: old.file)
+        var removed = delta.cursor(identified ? delta.removedIdentified : delta.removedBlocked, releasingPages: true)
+        var added = delta.cursor(identified ? delta.addedIdentified : delta.addedBlocked, releasingPages: true)
         var oldText = NumberMerge.LabelText(index: old)
         var addedText: [UInt8] = []
         func misfit(_ what: String, _ n: Int64) -> CallDirError {

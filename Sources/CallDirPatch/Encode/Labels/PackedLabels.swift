@@ -1,21 +1,21 @@
 /// Labels back to back in one buffer, label i ending at `ends[i]`: the symbol table's
 /// training sample, and the batches the compile thread hands to the coding thread. Two
 /// arrays for any number of labels, where an array per label would allocate per label.
-struct PackedLabels {
-    private(set) var bytes: [UInt8] = []
-    private(set) var ends: [Int] = []
+package struct PackedLabels {
+    package private(set) var bytes: [UInt8] = []
+    package private(set) var ends: [Int] = []
 
-    var count: Int { ends.count }
-    var isEmpty: Bool { ends.isEmpty }
+    package var count: Int { ends.count }
+    package var isEmpty: Bool { ends.isEmpty }
 
-    mutating func append(_ label: UnsafeRawBufferPointer) {
+    package mutating func append(_ label: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: label)
         ends.append(bytes.count)
     }
 
-    mutating func reserveCapacity(bytes byteCount: Int) { bytes.reserveCapacity(byteCount) }
+    package mutating func reserveCapacity(bytes byteCount: Int) { bytes.reserveCapacity(byteCount) }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
     }
@@ -23,7 +23,7 @@ struct PackedLabels {
     /// Calls `body` with every label in order. Inlined: a caller's closure that counts into
     /// arrays (the symbol table's training) otherwise checks their uniqueness at every count.
     @inline(__always)
-    func forEach(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    package func forEach(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         try bytes.withUnsafeBytes { all in
             var start = 0
             for end in ends {

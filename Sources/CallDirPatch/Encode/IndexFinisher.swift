@@ -4,13 +4,18 @@ import CallDirReader
 /// numbers sections (and their directories) are written, count what the metadata needs from
 /// the sections themselves, then write the label sections, ranges and metadata. Everything
 /// here depends only on the entries and ranges, so the same content gives the same bytes.
-struct IndexFinisher {
-    let writer: IndexWriter
-    let labels: LabelCollector
+package struct IndexFinisher {
+    package let writer: IndexWriter
+    package let labels: LabelCollector
+
+    package init(writer: IndexWriter, labels: LabelCollector) {
+        self.writer = writer
+        self.labels = labels
+    }
 
     /// Counts from the written numbers sections and the ranges: numbers in both kinds, exact
     /// numbers already inside a range (a device loads those once), device entries.
-    func metadata(blocked: NumberSetEncoder, identified: NumberSetEncoder, blockSegments: [NumberRange],
+    package func metadata(blocked: NumberSetEncoder, identified: NumberSetEncoder, blockSegments: [NumberRange],
                   identifySegments: [NumberRange]) throws -> IndexMetadata {
         var m = IndexMetadata()
         m.blockedNumbers = blocked.count
@@ -45,7 +50,7 @@ struct IndexFinisher {
     /// `identifySegments` carry the shared ids the caller got from `labels.sharedID(forRange:)`
     /// in range order, after every entry's label: the same entries and ranges give the same
     /// bytes whatever the order of the input rows.
-    func writeTables(_ metadata: IndexMetadata, blockSegments: [NumberRange],
+    package func writeTables(_ metadata: IndexMetadata, blockSegments: [NumberRange],
                      identifySegments: [(NumberRange, UInt32)]) throws -> IndexMetadata {
         var metadata = metadata
         let (shared, stream) = try labels.writeSections(to: writer)
@@ -60,7 +65,7 @@ struct IndexFinisher {
         return metadata
     }
 
-    static func writeRanges(_ ranges: [NumberRange], kind: SectionKind, to writer: IndexWriter) throws {
+    package static func writeRanges(_ ranges: [NumberRange], kind: SectionKind, to writer: IndexWriter) throws {
         var out: [UInt8] = []
         for r in ranges { out.appendLE(r.first); out.appendLE(r.last) }
         try writer.beginSection(kind)
@@ -68,7 +73,7 @@ struct IndexFinisher {
         try writer.endSection()
     }
 
-    static func writeRanges(_ ranges: [(NumberRange, UInt32)], kind: SectionKind, to writer: IndexWriter) throws {
+    package static func writeRanges(_ ranges: [(NumberRange, UInt32)], kind: SectionKind, to writer: IndexWriter) throws {
         var out: [UInt8] = []
         for (r, label) in ranges { out.appendLE(r.first); out.appendLE(r.last); out.appendLE(label); out.appendLE(UInt32(0)) }
         try writer.beginSection(kind)

@@ -14,24 +14,24 @@ import CallDirReader
 /// touched (nor those of a PID that was reused since: they stay until that process ends), and
 /// names that do not match exactly are never touched at all. PIDs are per PID namespace: do
 /// not share an output folder or --tmpdir between containers that compile at the same time.
-enum StaleTemporaries {
-    static let fileMarker = ".calldir.tmp."
-    static let folderPrefix = "calldir-sort-"
+package enum StaleTemporaries {
+    package static let fileMarker = ".calldir.tmp."
+    package static let folderPrefix = "calldir-sort-"
 
     /// The mkstemp template for an output file beside `destinationName` in `folder`.
-    static func fileTemplate(folder: String, destinationName: String) -> String {
+    package static func fileTemplate(folder: String, destinationName: String) -> String {
         "\(folder)/.\(destinationName)\(fileMarker)\(Syscalls.processID).XXXXXX"
     }
 
     /// The mkdtemp template for a spill folder inside `parent`.
-    static func folderTemplate(parent: String) -> String {
+    package static func folderTemplate(parent: String) -> String {
         "\(parent)/\(folderPrefix)\(Syscalls.processID)-XXXXXX"
     }
 
-    enum Kind: Equatable { case file, spillFolder }
+    package enum Kind: Equatable { case file, spillFolder }
 
     /// The owner PID and kind if `name` (a bare file name) is one of our temporaries.
-    static func recognise(_ name: String) -> (pid: Int32, kind: Kind)? {
+    package static func recognise(_ name: String) -> (pid: Int32, kind: Kind)? {
         let bytes = Array(name.utf8)
         guard bytes.count > 7, bytes[(bytes.count - 6)...].allSatisfy(isTemplateCharacter) else { return nil }
         let head = bytes[..<(bytes.count - 7)]  // without the separator and the random part
@@ -49,7 +49,7 @@ enum StaleTemporaries {
     }
 
     /// Whether no process with this PID exists (false when unsure, e.g. EPERM: it exists).
-    static func ownerIsDead(_ pid: Int32) -> Bool {
+    package static func ownerIsDead(_ pid: Int32) -> Bool {
         Syscalls.processIsGone(pid)
     }
 
@@ -57,7 +57,7 @@ enum StaleTemporaries {
     /// removed. Unreadable folders and entries that cannot be removed are skipped silently:
     /// this is housekeeping and must never fail a compile.
     @discardableResult
-    static func sweep(folders: [String]) -> Int {
+    package static func sweep(folders: [String]) -> Int {
         var removed = 0
         var seen: Set<String> = []
         for folder in folders where seen.insert(folder).inserted {
@@ -80,7 +80,7 @@ enum StaleTemporaries {
         return false
     }
 
-    static func isRunFileName(_ name: String) -> Bool {
+    package static func isRunFileName(_ name: String) -> Bool {
         guard name.hasPrefix("run-"), name.hasSuffix(".bin") else { return false }
         let digits = name.dropFirst(4).dropLast(4)
         return !digits.isEmpty && digits.utf8.allSatisfy(isDigit)

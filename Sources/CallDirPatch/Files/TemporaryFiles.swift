@@ -3,23 +3,26 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import CallDirReader
 
 /// Paths of temporary files and folders that must not outlive the process: removed by their
 /// owners on success and failure, and by `installInterruptCleanup()` on SIGINT/SIGTERM.
 ///
 /// The signal handler cannot take locks or allocate, so paths live in a fixed table of
-/// C strings that the handler only reads.
+/// C strings that the handler only reads. The lock is the reader's pthread `SystemLock`
+/// (Swift's `Mutex` needs iOS 18). Part of CallDirPatch's platform seam (signals, `strdup`).
 public enum TemporaryFiles {
     private static let capacity = 1024
     nonisolated(unsafe) private static let table =
         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
-    private static let lock = Mutex<Bool>(false)  // true once the table is initialised
+    private static let lock = SystemLock()
+    /// True once the table is initialised; read and written under `lock` only.
+    nonisolated(unsafe) private static var ready = false
 
     /// Starts tracking `path`; returns false (path untracked) if the table is full.
     @discardableResult
-    static func register(_ path: String) -> Bool {
-        lock.withLock { ready in
+    package static func register(_ path: String) -> Bool {
+        lock.withLock {
             if !ready { table.initialize(repeating: nil, count: capacity); ready = true }
             for i in 0..<capacity where table[i] == nil {
                 table[i] = strdup(path)
@@ -29,8 +32,8 @@ public enum TemporaryFiles {
         }
     }
 
-    static func unregister(_ path: String) {
-        lock.withLock { ready in
+    package static func unregister(_ path: String) {
+        lock.withLock {
             guard ready else { return }
             for i in 0..<capacity {
                 if let entry = table[i], String(cString: entry) == path {
@@ -44,7 +47,7 @@ public enum TemporaryFiles {
     /// On SIGINT or SIGTERM: remove every registered file or empty folder, then exit 130/143.
     /// Call once from a command-line tool; servers handle signals themselves.
     public static func installInterruptCleanup() {
-        lock.withLock { ready in
+        lock.withLock {
             if !ready { table.initialize(repeating: nil, count: capacity); ready = true }
         }
         signal(SIGINT) { sig in TemporaryFiles.removeAllFromSignalHandler(); _exit(128 + sig) }

@@ -1,0 +1,90 @@
+import CallDirPatch
+import CallDirReader
+
+/// The app's side of a feed, in one call: `update(transport:)` takes a phone from "list v1
+/// loaded" to "list v2 loaded", incrementally when the feed offers a delta from v1. It checks
+/// the manifest (signature, expiry, rollback), downloads the delta (or the full index) into
+/// the App Group folder with its size and SHA-256 checked, has the coordinator patch and install
+/// it (the result verified against the manifest before it replaces the index; v1 kept as the
+/// previous index when the device holds it), records the feed state beside the index, and
+/// reloads the extension until the device holds the new list (`ReloadCoordinator.loadAll`:
+/// an update, only the changes, when v1 was loaded completely). Any failure before the install
+/// leaves the index, the store and the state as they were; a failed load is resumed by the
+/// next call (or `loadAll`).
+public struct FeedPhoneUpdater: Sendable {
+    public let follower: FeedFollower
+    public let coordinator: ReloadCoordinator
+
+    public init(follower: FeedFollower, coordinator: ReloadCoordinator) {
+        self.follower = follower
+        self.coordinator = coordinator
+    }
+
+    public enum Result: Sendable, Equatable {
+        /// The installed index is the feed's; the device holds it.
+        case upToDate(serial: Int64)
+        /// A new index installed and loaded; `viaDelta` when it was patched on the phone.
+        case installed(serial: Int64, viaDelta: Bool, downloaded: Int64)
+    }
+
+    public var folder: SharedFolder { coordinator.folder }
+    /// The feed state beside the index (FORMAT.md, "Update feed").
+    public var statePath: String { FeedState.path(forIndex: folder.indexPath) }
+    var downloadPath: String { folder.path + "/download.feed" }
+
+    public func readState() throws -> FeedState? {
+        guard let bytes = try folder.read(statePath) else { return nil }
+        return try FeedState.parse(bytes, name: statePath)
+    }
+
+    public func update(transport: some FeedTransport) async throws -> Result {
+        let state = try readState()
+        let installed = folder.exists(folder.indexPath) ? try? CallDirIndex(path: folder.indexPath) : nil
+        guard let check = try await follower.check(transport: transport, state: state, installed: installed) else {
+            return .upToDate(serial: state?.serial ?? 0)
+        }
+        let manifest = check.manifest
+        let expected = IndexInstaller.Expectation(checksum: UInt32(manifest.index.crc32, radix: 16),
+                                                  byteCount: Int(manifest.index.size),
+                                                  deviceEntries: manifest.index.deviceEntries)
+        let verify: @Sendable (MappedFile) throws -> Void = { try FeedFollower.verify($0, against: manifest) }
+        defer { try? folder.remove(downloadPath) }
+        let result: Result
+        switch check.plan {
+        case .upToDate:
+            if state?.serial != manifest.serial { try record(manifest) }
+            if try await coordinator.isLoadedCompletely() { return .upToDate(serial: manifest.serial) }
+            result = .upToDate(serial: manifest.serial)
+        case .full(let entry):
+            let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
+                                                       to: downloadPath, role: "the downloaded index")
+            try await install(source: transport.location(entry.path)) {
+                try await coordinator.install(downloadPath, expecting: expected, check: verify)
+            }
+            try record(manifest)
+            result = .installed(serial: manifest.serial, viaDelta: false, downloaded: received)
+        case .delta(let entry):
+            let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
+                                                       to: downloadPath, role: "the downloaded delta")
+            try await install(source: transport.location(entry.path)) {
+                try await coordinator.installDelta(downloadPath, expecting: expected, check: verify)
+            }
+            try record(manifest)
+            result = .installed(serial: manifest.serial, viaDelta: true, downloaded: received)
+        }
+        try await coordinator.loadAll()
+        return result
+    }
+
+    private func install(source: String, _ body: () async throws -> IndexInstaller.Installed) async throws {
+        do { _ = try await body() } catch let error as CallDirError { throw FeedFollower.feedError(error, source: source) }
+    }
+
+    private func record(_ manifest: FeedManifest) throws {
+        do {
+            try folder.writeAtomically(follower.state(after: manifest).rendered(), to: statePath)
+        } catch let error as CallDirError {
+            throw FeedError(.install, "cannot record the feed state: \(error)", path: statePath)
+        }
+    }
+}
