@@ -104,6 +104,9 @@ public final class DeltaFile {
 
     func cursor(_ set: NumberSetReader) -> NumberCursor { NumberCursor(set, path: path, checkBlocks: !isVerified) }
 
+    /// The exact blocked numbers the delta removes (or adds), ascending (the feed's publisher composes deltas).
+    package func blockedCursor(removed: Bool) -> NumberCursor { cursor(removed ? removedBlocked : addedBlocked) }
+
     func label(_ ref: UInt32, into text: inout [UInt8]) throws {
         try labels.bytes(of: ref, check: !isVerified, path: path, into: &text)
     }
