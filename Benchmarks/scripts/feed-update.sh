@@ -4,9 +4,12 @@
 # (churn.py, then feed-chain.py), each day with `calldir publish --keep 7`; then:
 #  - publish time of day 8 (7 deltas to make) against one `calldir diff` of days 7 -> 8;
 #  - a follower at day 7 running `calldir update` against a local HTTP server: bytes it
-#    downloaded against the delta's size and the full index, wall time and peak RSS.
-# Run from the package root. BUILD=debug uses the debug build (default: release).
+#    downloaded against the delta's size and the full index, wall time and peak RSS; beside it
+#    the process floor (`calldir-serve keygen`, the same executable doing almost nothing) and
+#    `calldir patch` of the same delta alone (the patch's share of update's RSS).
+# Run from the package root. BUILD=debug uses the debug build (default: release, static).
 set -eu
+export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 COUNT=${COUNT:-10000000}
 BUILD=${BUILD:-release}
 out=Benchmarks/out/feed
@@ -25,7 +28,17 @@ for day in 1 2 3 4 5 6 7 8; do
     $bin/calldir compile -q --block "$out/day$day.txt" -o "$out/day$day.calldir"
     if [ $day -eq 8 ]; then
         measure "diff day 7 -> 8" $bin/calldir diff -q "$out/day7.calldir" "$out/day8.calldir" -o "$out/one.delta"
-        measure "publish day 8 --keep 7" $bin/calldir publish "$out/day8.calldir" --feed "$out/feed" --key "$out/feed.key" --keep 7
+        # The same publish with every delta diffed (as before deltas were composed): a copy of
+        # the folder without day 7's deltas, so there is nothing to compose from.
+        cp -r "$out/feed" "$out/feed-diffed" && rm "$out"/feed-diffed/delta/*
+        measure "publish day 8 --keep 7, all diffed" $bin/calldir publish "$out/day8.calldir" --feed "$out/feed-diffed" \
+            --key "$out/feed.key" --keep 7
+        /usr/bin/time -f "publish day 8 --keep 7 %e s %M KB" -o "$out/publish.time" $bin/calldir publish "$out/day8.calldir" \
+            --feed "$out/feed" --key "$out/feed.key" --keep 7 --json > "$out/publish.json"
+        cat "$out/publish.time"
+        python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print("publish day 8: %d new deltas, %d composed from day 7'"'"'s" % (p["newDeltas"], p.get("composedDeltas", 0)))' "$out/publish.json"
+        python3 -c 'import json,sys; a,b=[[d["sha256"] for d in json.load(open(p))["deltas"]] for p in sys.argv[1:]]; print("composed deltas are the diffed ones byte for byte (same SHA-256s)" if a==b else "DELTAS DIFFER: %s %s" % (a,b))' \
+            "$out/feed/manifest.json" "$out/feed-diffed/manifest.json"
     else
         $bin/calldir publish "$out/day$day.calldir" --feed "$out/feed" --key "$out/feed.key" --keep 7 >/dev/null
     fi
@@ -33,11 +46,14 @@ done
 cp "$out/day7.calldir" "$out/follower.calldir"
 python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("day 8 manifest: %d deltas, index %d bytes, deltas %s bytes" % (len(m["deltas"]), m["index"]["size"], [d["size"] for d in m["deltas"]]))' "$out/feed/manifest.json"
 # The follower: the day 7 index, as `calldir update` left it (its state says serial 7).
-python3 -m http.server 0 --bind 127.0.0.1 --directory "$out/feed" > "$out/http.log" 2>&1 &
+python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$out/feed" > "$out/http.log" 2>&1 &
 server=$!
 trap 'kill $server' EXIT
-sleep 1
-port=$(grep -o 'port [0-9]*' "$out/http.log" | grep -o '[0-9]*')
+port=
+for _ in $(seq 60); do  # a loaded machine may take seconds to start it
+    port=$(grep -o 'port [0-9]*' "$out/http.log" | grep -o '[0-9]*') && break
+    sleep 0.5
+done
 cp "$out/feed/history/7.json" "$out/day7.manifest"
 sha7=$(sha256sum "$out/day7.calldir" | cut -d' ' -f1)
 printf '{"format":1,"serial":7,"sha256":"%s","keyId":"","manifestCreated":"2026-01-01T00:00:00Z","installed":"2026-01-01T00:00:00Z"}\n' "$sha7" > "$out/follower.calldir.feed-state"
@@ -45,5 +61,7 @@ printf '{"format":1,"serial":7,"sha256":"%s","keyId":"","manifestCreated":"2026-
     --trusted-key "$(cat "$out/feed.pub")" --index "$out/follower.calldir" --json > "$out/update.json"
 cat "$out/update.time" "$out/update.json"
 cmp "$out/follower.calldir" "$out/day8.calldir" && echo "the follower's index is day 8 byte for byte"
+measure "floor: calldir-serve keygen" $bin/calldir-serve keygen -o "$out/floor.key"
+measure "patch day 7 -> 8 alone" $bin/calldir patch "$out/day7.calldir" "$out/one.delta" -o "$out/patched.calldir"
 echo "requests: $(grep -o '"GET [^ ]*' "$out/http.log" | tr '\n' ' ')"
 echo "one diff day 7 -> 8: $(stat -c %s "$out/one.delta") bytes; full index: $(stat -c %s "$out/day8.calldir") bytes"

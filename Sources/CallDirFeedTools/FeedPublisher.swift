@@ -21,6 +21,8 @@ package enum FeedPublisher {
     package struct Outcome: Sendable {
         package var manifest: FeedManifest
         package var newDeltas = 0
+        /// Of the new deltas, those composed from the previous one and today's (not diffed).
+        package var composedDeltas = 0
         package var pruned: [String] = []
     }
 
@@ -62,15 +64,34 @@ package enum FeedPublisher {
         }
         var outcome = Outcome(manifest: FeedManifest(serial: serial, created: options.now, expires: options.now + options.expiresAfter,
                                                      keyId: key.publicKey.keyId, index: entry, deltas: []))
-        // The new deltas are independent: made on every core (one diff streams each index once per changed set).
+        // Yesterday's index (when a base) is diffed; every older base's delta is composed from
+        // the one to yesterday this folder already holds and that diff (DeltaComposer), which
+        // reads a few changed numbers instead of every number of both indexes again. A base
+        // without a usable delta to yesterday is diffed. Each stage runs on every core.
         let wanted = Array(bases.prefix(options.keep))
         let reused = wanted.map { base in previous?.deltas.first { $0.from == base && $0.to == sha } }
-        let made = Mutex<[Int: Swift.Result<FeedManifest.DeltaEntry, any Error>]>([:])
         let todo = wanted.indices.filter { reused[$0] == nil }
-        DispatchQueue.concurrentPerform(iterations: todo.count) { k in
-            let i = todo[k]
+        let chain = previous.flatMap { previous in
+            wanted.contains(previous.index.sha256) ? composable(previous, feed: feed) : nil
+        } ?? [:]
+        let made = Mutex<[Int: Swift.Result<FeedManifest.DeltaEntry, any Error>]>([:])
+        let diffed = todo.filter { chain[wanted[$0]] == nil }
+        DispatchQueue.concurrentPerform(iterations: diffed.count) { k in
+            let i = diffed[k]
             let result = Swift.Result { try makeDelta(from: wanted[i], to: new, sha: sha, feed: feed, options: options) }
             made.withLock { $0[i] = result }
+        }
+        let composed = todo.filter { chain[wanted[$0]] != nil }
+        if !composed.isEmpty, let previous, let i = wanted.firstIndex(of: previous.index.sha256) {
+            let latest = try (reused[i] ?? made.withLock { $0[i]! }.get())
+            let second = try MappedFile(path: feed + "/" + latest.path)
+            DispatchQueue.concurrentPerform(iterations: composed.count) { k in
+                let i = composed[k]
+                let result = Swift.Result {
+                    try makeDelta(from: wanted[i], to: new, sha: sha, feed: feed, options: options, via: (chain[wanted[i]]!, second))
+                }
+                made.withLock { $0[i] = result }
+            }
         }
         let results = made.withLock { $0 }
         for i in wanted.indices {
@@ -78,6 +99,7 @@ package enum FeedPublisher {
             outcome.manifest.deltas.append(try results[i]!.get())
             outcome.newDeltas += 1
         }
+        outcome.composedDeltas = composed.count
 
         // 3. The manifest (kept in history/ for pruning), then its signature.
         let bytes = outcome.manifest.rendered()
@@ -96,17 +118,36 @@ package enum FeedPublisher {
         return outcome
     }
 
-    /// The delta from the published index `base` to NEW, under its own SHA-256.
-    static func makeDelta(from base: String, to new: CallDirIndex, sha: String, feed: String, options: Options) throws -> FeedManifest.DeltaEntry {
+    /// The delta from the published index `base` to NEW, under its own SHA-256: diffed, or
+    /// composed `via` the delta from `base` to the previous index and the one from it to NEW.
+    static func makeDelta(from base: String, to new: CallDirIndex, sha: String, feed: String, options: Options,
+                          via: (first: MappedFile, second: MappedFile)? = nil) throws -> FeedManifest.DeltaEntry {
         // Not verified up front: the diff checks each block's CRC as it reads it.
         let old = try CallDirIndex(path: feed + "/index/\(base).calldir", verify: false)
         let pending = feed + "/delta/pending-\(base.prefix(16)).calldelta"
-        _ = try Differ.diff(old: old, new: new, output: pending, temporaryFolder: options.temporaryFolder)
+        if let via {
+            _ = try DeltaComposer.compose(base: old, first: try DeltaFile(file: via.first), second: try DeltaFile(file: via.second), new: new,
+                                          output: pending, temporaryFolder: options.temporaryFolder)
+        } else {
+            _ = try Differ.diff(old: old, new: new, output: pending, temporaryFolder: options.temporaryFolder)
+        }
         let made = try MappedFile(path: pending)
         let deltaSHA = FeedFiles.sha256(made)
         let deltaPath = "delta/\(deltaSHA).calldelta"
         try FeedFiles.rename(pending, over: feed + "/" + deltaPath)
         return FeedManifest.DeltaEntry(from: base, to: sha, path: deltaPath, size: Int64(made.bytes.count), sha256: deltaSHA)
+    }
+
+    /// The previous manifest's deltas to its own index, by base, that are in the folder with the
+    /// size and SHA-256 it signed (anything else is diffed instead).
+    static func composable(_ previous: FeedManifest, feed: String) -> [String: MappedFile] {
+        var found: [String: MappedFile] = [:]
+        for entry in previous.deltas where entry.to == previous.index.sha256 && found[entry.from] == nil {
+            guard let file = try? MappedFile(path: feed + "/" + entry.path), Int64(file.bytes.count) == entry.size,
+                  FeedFiles.sha256(file) == entry.sha256 else { continue }
+            found[entry.from] = file
+        }
+        return found
     }
 
     /// The manifests of history/, newest first.

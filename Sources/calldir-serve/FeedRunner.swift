@@ -76,7 +76,8 @@ enum FeedRunner {
                 ("feed", .string(options.feed)), ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)),
                 ("size", .int(m.index.size)), ("expires", .string(FeedText.timestamp(m.expires))),
                 ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
-                ("newDeltas", .int(Int64(outcome.newDeltas))), ("pruned", .array(outcome.pruned.map { .string($0) })),
+                ("newDeltas", .int(Int64(outcome.newDeltas))), ("composedDeltas", .int(Int64(outcome.composedDeltas))),
+                ("pruned", .array(outcome.pruned.map { .string($0) })),
             ]).rendered() + "\n")
         } else {
             say(1, "published serial \(m.serial) in \(options.feed): index \(m.index.sha256.prefix(16))… (\(m.index.size) bytes), "

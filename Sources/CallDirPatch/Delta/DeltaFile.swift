@@ -106,6 +106,9 @@ public final class DeltaFile {
         NumberCursor(set, path: path, checkBlocks: !isVerified, releasingPagesOf: releasingPages ? file : nil)
     }
 
+    /// The exact blocked numbers the delta removes (or adds), ascending (the feed's publisher composes deltas).
+    package func blockedCursor(removed: Bool) -> NumberCursor { cursor(removed ? removedBlocked : addedBlocked) }
+
     package func label(_ ref: UInt32, into text: inout [UInt8]) throws {
         try labels.bytes(of: ref, check: !isVerified, path: path, into: &text)
     }

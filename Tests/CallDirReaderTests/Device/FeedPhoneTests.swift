@@ -2,6 +2,7 @@ import CallDirFeed
 import CallDirFeedTools
 @testable import CallDirPatch
 @testable import CallDirReader
+import CallDirSimulator
 import Testing
 
 #if canImport(Glibc)
