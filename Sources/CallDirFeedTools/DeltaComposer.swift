@@ -1,4 +1,4 @@
-import CallDir
+import CallDirPatch
 import CallDirReader
 
 /// The delta BASE -> NEW made from two deltas the publisher already has, BASE -> PREVIOUS (in

@@ -158,25 +158,43 @@ package enum SectionTable {
     }
 
     /// Every section's CRC, then the trailer's whole-file CRC (`verify` of an index or a delta).
+    /// With `releasing` (the mapping `bytes` come from), each stretch is dropped from resident
+    /// memory once summed, so checking a large file costs a few MiB, not its size (a phone's
+    /// installer, `calldir update`).
     package static func checkAllCRCs(_ sections: SectionMap, bytes: UnsafeRawBufferPointer, checksum: UInt32,
-                                     path: String) throws {
-        for entry in sections.inFileOrder { try checkCRC(entry, bytes: bytes, path: path) }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - IndexFormat.trailerSize)])
-        let actual = Checksum.crc32(body)
+                                     path: String, releasing file: MappedFile? = nil) throws {
+        for entry in sections.inFileOrder { try checkCRC(entry, bytes: bytes, path: path, releasing: file) }
+        let actual = crc32(bytes, 0..<(bytes.count - IndexFormat.trailerSize), releasing: file)
         guard actual == checksum else {
             throw CallDirError(.corruptIndex, "trailer: whole-file checksum mismatch (expected \(hex(checksum)), got \(hex(actual)))",
                                path: path)
         }
     }
 
-    package static func checkCRC(_ entry: SectionEntry, bytes: UnsafeRawBufferPointer, path: String) throws {
-        let body = UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + entry.length)])
-        let actual = Checksum.crc32(body)
+    package static func checkCRC(_ entry: SectionEntry, bytes: UnsafeRawBufferPointer, path: String,
+                                 releasing file: MappedFile? = nil) throws {
+        let actual = crc32(bytes, entry.offset..<(entry.offset + entry.length), releasing: file)
         guard actual == entry.crc else {
             throw CallDirError(.corruptIndex,
                                "section \(entry.kind.name) checksum mismatch (expected \(hex(entry.crc)), got \(hex(actual)))",
                                path: path, offset: entry.offset)
         }
+    }
+
+    /// The CRC-32 of `bytes[range]`, 4 MiB at a time, each piece released after it is summed
+    /// when `file` is given.
+    private static func crc32(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, releasing file: MappedFile?) -> UInt32 {
+        guard let file else { return Checksum.crc32(UnsafeRawBufferPointer(rebasing: bytes[range])) }
+        let piece = 4 << 20
+        var crc: UInt32 = 0
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + piece, range.upperBound)
+            crc = Checksum.crc32(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), continuing: crc)
+            file.release(start..<end)
+            start = end
+        }
+        return crc
     }
 }
 
