@@ -28,29 +28,10 @@ run_pair() {  # name, old index, new index
     measure "$1 verify NEW" $calldir verify "$out/$1-patched.calldir"
     cmp "$out/$1-patched.calldir" "$3" && echo "$1: patched index is NEW byte for byte"
 }
-measure "baseline (calldir inspect of a tiny index)" $calldir inspect Tests/CallDirTests/Fixtures/tiny.calldir
+measure "baseline (calldir inspect of a tiny index)" $calldir inspect Tests/CallDirReaderTests/Fixtures/tiny.calldir
 fr=../shared/realdata/fr-arcep-operator-ranges.json
 if [ -f "$fr" ]; then
-    # The variant of device-update.sh: every 100th entry (offset 50) shrunk by 10, split (100
-    # numbers out), removed, or cut at the start; plus one new 10,000-number range.
-    python3 - "$fr" "$out/fr-variant.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-variant = []
-for i, e in enumerate(d):
-    if i % 100 != 50:
-        variant.append(e)
-        continue
-    s, t, kind = int(e['start']), int(e['end']), (i // 100) % 4
-    name = {'operator_name': e['operator_name']}
-    if kind == 0: variant.append(dict(name, start=str(s), end=str(t - 10)))
-    elif kind == 1:
-        m = (s + t) // 2
-        variant += [dict(name, start=str(s), end=str(m - 1)), dict(name, start=str(m + 100), end=str(t))]
-    elif kind == 3: variant.append(dict(name, start=str(s + 1000 if t - s > 2000 else s + 1), end=str(t)))
-variant.append({'operator_name': 'New operator', 'start': '33999000000', 'end': '33999009999'})
-json.dump(variant, open(sys.argv[2], 'w'))
-PY
+    python3 Benchmarks/scripts/fr-variant.py "$fr" "$out/fr-variant.json"
     $calldir compile -q --skip-invalid --block "$fr" -o "$out/fr-old.calldir"
     $calldir compile -q --skip-invalid --block "$out/fr-variant.json" -o "$out/fr-new.calldir"
     run_pair fr "$out/fr-old.calldir" "$out/fr-new.calldir"

@@ -11,26 +11,10 @@ out=Benchmarks/out/update
 mkdir -p "$out"
 swift build -c release --product calldir >/dev/null && swift build -c release --product calldir-cli >/dev/null
 calldir=.build/release/calldir
+python3 Benchmarks/scripts/fr-variant.py ../shared/realdata/fr-arcep-operator-ranges.json "$out/fr-variant.json"
 python3 - "$out" <<'EOF'
 import json, os, random, sys
 out = sys.argv[1]
-# French variant: every 100th entry (offset 50) shrunk by 10, split (100 numbers out),
-# removed, or cut at the start; plus one new 10,000-number range.
-d = json.load(open('../shared/realdata/fr-arcep-operator-ranges.json'))
-variant = []
-for i, e in enumerate(d):
-    if i % 100 != 50:
-        variant.append(e)
-        continue
-    s, t, kind = int(e['start']), int(e['end']), (i // 100) % 4
-    name = {'operator_name': e['operator_name']}
-    if kind == 0: variant.append(dict(name, start=str(s), end=str(t - 10)))
-    elif kind == 1:
-        m = (s + t) // 2
-        variant += [dict(name, start=str(s), end=str(m - 1)), dict(name, start=str(m + 100), end=str(t))]
-    elif kind == 3: variant.append(dict(name, start=str(s + 1000 if t - s > 2000 else s + 1), end=str(t)))
-variant.append({'operator_name': 'New operator', 'start': '33999000000', 'end': '33999009999'})
-json.dump(variant, open(os.path.join(out, 'fr-variant.json'), 'w'))
 # 1M random numbers; NEW drops 10,000 and adds 10,000 (identification: also 10,000 relabelled).
 r = random.Random(7)
 old = set()

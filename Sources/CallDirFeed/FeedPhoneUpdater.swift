@@ -56,28 +56,34 @@ public struct FeedPhoneUpdater: Sendable {
             if try await coordinator.isLoadedCompletely() { return .upToDate(serial: manifest.serial) }
             result = .upToDate(serial: manifest.serial)
         case .full(let entry):
-            let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
-                                                       to: downloadPath, role: "the downloaded index")
-            try await install(source: transport.location(entry.path)) {
-                try await coordinator.install(downloadPath, expecting: expected, check: verify)
-            }
-            try record(manifest)
-            result = .installed(serial: manifest.serial, viaDelta: false, downloaded: received)
+            result = try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: false,
+                                               manifest: manifest, expected: expected, verify: verify, transport: transport)
         case .delta(let entry):
-            let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
-                                                       to: downloadPath, role: "the downloaded delta")
-            try await install(source: transport.location(entry.path)) {
-                try await coordinator.installDelta(downloadPath, expecting: expected, check: verify)
-            }
-            try record(manifest)
-            result = .installed(serial: manifest.serial, viaDelta: true, downloaded: received)
+            result = try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: true,
+                                               manifest: manifest, expected: expected, verify: verify, transport: transport)
         }
         try await coordinator.loadAll()
         return result
     }
 
-    private func install(source: String, _ body: () async throws -> IndexInstaller.Installed) async throws {
-        do { _ = try await body() } catch let error as CallDirError { throw FeedFollower.feedError(error, source: source) }
+    /// Downloads the full index or the delta the plan names into the shared folder, installs it
+    /// (a delta patched onto the installed index) and records the manifest's serial.
+    private func fetchAndInstall(_ path: String, size: Int64, sha256: String, viaDelta: Bool, manifest: FeedManifest,
+                                 expected: IndexInstaller.Expectation, verify: @escaping @Sendable (MappedFile) throws -> Void,
+                                 transport: some FeedTransport) async throws -> Result {
+        let received = try await follower.download(path, size: size, sha256: sha256, transport: transport, to: downloadPath,
+                                                   role: viaDelta ? "the downloaded delta" : "the downloaded index")
+        do {
+            if viaDelta {
+                _ = try await coordinator.installDelta(downloadPath, expecting: expected, check: verify)
+            } else {
+                _ = try await coordinator.install(downloadPath, expecting: expected, check: verify)
+            }
+        } catch let error as CallDirError {
+            throw FeedFollower.feedError(error, source: transport.location(path))
+        }
+        try record(manifest)
+        return .installed(serial: manifest.serial, viaDelta: viaDelta, downloaded: received)
     }
 
     private func record(_ manifest: FeedManifest) throws {
