@@ -15,7 +15,10 @@ func exercise(_ bytes: UnsafeRawBufferPointer) {
     _ = try? index.forEachBlockedNumber { if numbers.count < 4096 { numbers += [$0, $0 + 1] } }
     _ = try? index.forEachIdentifiedNumber { n, _ in if numbers.count < 8192 { numbers += [n, n - 1] } }
     for range in index.blockedRangeList.prefix(64) { numbers += [range.first, range.last, range.last &+ 1] }
-    for range in index.identifiedRangeBounds.prefix(64) { numbers += [range.first - 1, range.last] }
+    for i in 0..<min(64, index.identifiedRanges.count) {
+        let range = index.identifiedRanges.range(i)
+        numbers += [range.first &- 1, range.last]
+    }
     let single = numbers.map { try? index.lookup($0) }
     if let batch = try? index.lookup(numbers) {
         precondition(single.allSatisfy { $0 != nil }, "batch lookup succeeded where a single one failed")
