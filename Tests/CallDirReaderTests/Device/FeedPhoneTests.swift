@@ -49,6 +49,17 @@ struct FeedPhoneTests {
 
     /// Five lists: blocking numbers and labelled numbers, each with 3% of its numbers removed,
     /// as many added, and some labels changed.
+    /// Publishes `list` as version `version` (`--keep 2`, created at version x 1,000 s), then
+    /// moves the phones' clock just past it.
+    static func publish(_ list: String, version: Int, feed: String, key: FeedPrivateKey, clock: Clock, scratch: TempFolder) throws {
+        var options = FeedPublisher.Options()
+        options.keep = 2
+        options.now = Int64(version) * 1_000
+        options.temporaryFolder = scratch.path
+        _ = try FeedPublisher.publish(index: list, feed: feed, key: key, options: options)
+        clock.now = Int64(version) * 1_000 + 1
+    }
+
     static func lists(_ scratch: TempFolder) throws -> [String] {
         var rng = SeededGenerator(seed: 0xFEED_F0)
         var blocking = Set((0..<3_000).map { _ in Int64.random(in: 33_600_000_000...33_600_099_999, using: &rng) })
@@ -81,12 +92,7 @@ struct FeedPhoneTests {
         let lists = try Self.lists(scratch)
         let expected = try lists.map(Self.deviceEntries)
         func publish(_ version: Int) throws {
-            var options = FeedPublisher.Options()
-            options.keep = 2
-            options.now = Int64(version) * 1_000
-            options.temporaryFolder = scratch.path
-            _ = try FeedPublisher.publish(index: lists[version - 1], feed: feed, key: key, options: options)
-            clock.now = Int64(version) * 1_000 + 1
+            try Self.publish(lists[version - 1], version: version, feed: feed, key: key, clock: clock, scratch: scratch)
         }
         let online = try Phone(scratch: scratch, name: "online", key: key.publicKey, clock: clock)
         let offline = try Phone(scratch: scratch, name: "offline", key: key.publicKey, clock: clock)
@@ -130,12 +136,7 @@ struct FeedPhoneTests {
         let clock = Clock()
         let lists = try Array(Self.lists(scratch).prefix(2))
         func publish(_ version: Int, with key: FeedPrivateKey, into feed: String = feed) throws {
-            var options = FeedPublisher.Options()
-            options.keep = 2
-            options.now = Int64(version) * 1_000
-            options.temporaryFolder = scratch.path
-            _ = try FeedPublisher.publish(index: lists[version - 1], feed: feed, key: key, options: options)
-            clock.now = Int64(version) * 1_000 + 1
+            try Self.publish(lists[version - 1], version: version, feed: feed, key: key, clock: clock, scratch: scratch)
         }
         let phone = try Phone(scratch: scratch, name: "phone", key: key.publicKey, clock: clock)
         try publish(1, with: key)
