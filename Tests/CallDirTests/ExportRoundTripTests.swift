@@ -180,3 +180,47 @@ struct ExportRoundTripTests {
         #expect(summary.records == 1_000_000)
     }
 }
+
+/// Labels are bytes: two canonically equivalent labels (NFC "é" and "e" + U+0301), which Swift's
+/// String equality calls equal, stay two labels through every export and back.
+@Suite("Export round trips: labels as bytes")
+struct ExportLabelBytesTests {
+    static let composed = "Caf\u{E9} Bleu", decomposed = "Cafe\u{301} Bleu"
+
+    /// Each number's label as bytes, in number order.
+    func labelBytes(_ path: String) throws -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        try CallDirIndex(path: path).forEachIdentifiedNumber { out[String($0)] = Array($1.utf8) }
+        return out
+    }
+
+    @Test("distinctLabels and every export format keep both byte forms")
+    func equivalentLabels() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = folder.write("i.csv", "number,label\n13125550110,\(Self.composed)\n13125550111,\(Self.decomposed)\n")
+        let original = folder.file("original.calldir")
+        try compile(identify: [list], output: original)
+        let expected = try labelBytes(original)
+        #expect(expected == ["13125550110": Array(Self.composed.utf8), "13125550111": Array(Self.decomposed.utf8)])
+        #expect(try CallDirIndex(path: original).distinctLabels().map { Array($0.utf8) }
+                == [Array(Self.composed.utf8), Array(Self.decomposed.utf8)])
+
+        for (format, file) in [(ExportFormat.csv, "i.csv"), (.text, "i.txt"), (.begone, "i.plist"), (.vcard, "i.vcf")] {
+            var options = ExportOptions(format: format)
+            options.kind = .identify
+            let exported = folder.file("out-" + file)
+            _ = try Exporter(index: CallDirIndex(path: original), options: options).run(to: exported)
+            let again = folder.file("again-\(file).calldir")
+            try compile(identify: [exported], output: again) { $0.sort = true }
+            #expect(try labelBytes(again) == expected, "\(format) merged or swapped the equivalent labels")
+        }
+        _ = try Exporter(index: CallDirIndex(path: original), options: ExportOptions(format: .saracroche))
+            .run(to: folder.file("list.json"))
+        var options = CompileOptions(output: folder.file("list.calldir"))
+        options.identifySources = [.list(folder.file("list.json"))]
+        var diagnostics: [Diagnostic] = []
+        try compile(options, diagnostics: &diagnostics)
+        #expect(try labelBytes(folder.file("list.calldir")) == expected, "saracroche merged the equivalent labels")
+    }
+}

@@ -82,10 +82,11 @@ struct VCardExport {
             return summary
         }
         let labels = try exporter.index.distinctLabels()
-        var ids: [String: Int] = [:]
-        for (i, label) in labels.enumerated() where ids[label] == nil { ids[label] = i }
+        // Keyed by bytes, not String (canonically equivalent labels are different labels).
+        var ids: [[UInt8]: Int] = [:]
+        for (i, label) in labels.enumerated() where ids[Array(label.utf8)] == nil { ids[Array(label.utf8)] = i }
         var counts = [Int](repeating: 0, count: labels.count)
-        try walk.identifiedExpanded { _, label in counts[ids[label]!] += 1 }
+        try walk.identifiedExpanded { _, label in counts[ids[Array(label.utf8)]!] += 1 }
         var start = 0
         while start < labels.count {  // labels in batches of at most vcardBatch numbers (or one label)
             var end = start + 1
@@ -98,19 +99,19 @@ struct VCardExport {
     }
 
     /// One pass writing the cards of the labels in `batch`: a lone label streams.
-    private func cards(_ labels: [String], ids: [String: Int], counts: [Int], batch: Range<Int>,
+    private func cards(_ labels: [String], ids: [[UInt8]: Int], counts: [Int], batch: Range<Int>,
                        walk: EntryWalk) throws -> Int {
         if batch.count == 1 {
             guard counts[batch.lowerBound] > 0 else { return 0 }
             let only = labels[batch.lowerBound]
             try begin(only)
-            try walk.identifiedExpanded { n, label in if label == only { try tel(n) } }
+            try walk.identifiedExpanded { n, label in if label.utf8.elementsEqual(only.utf8) { try tel(n) } }
             try out.write("END:VCARD\r\n")
             return 1
         }
         var numbers = [[Int64]](repeating: [], count: batch.count)
         try walk.identifiedExpanded { n, label in
-            let id = ids[label]!
+            let id = ids[Array(label.utf8)]!
             if batch.contains(id) { numbers[id - batch.lowerBound].append(n) }
         }
         var written = 0

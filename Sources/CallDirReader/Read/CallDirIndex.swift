@@ -102,13 +102,15 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     package func label(_ ref: UInt32) throws -> String { try labels.label(ref, check: !isVerified, path: path) }
 
     /// Every distinct label text, in order of first storage (shared labels, then stream labels).
+    /// Labels are compared as bytes, as everywhere in the format: Swift's String equality is
+    /// canonical equivalence, so "é" (U+00E9) and "e" + U+0301 would otherwise be one label.
     /// Reads every label block: for exports and tests, not for lookups.
     public func distinctLabels() throws -> [String] {
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()
         var out: [String] = []
         for ref in (0..<labels.shared.count).map({ UInt32($0) }) + (0..<labels.stream.count).map({ LabelRef.stream($0) }) {
             let text = try label(ref)
-            if seen.insert(text).inserted { out.append(text) }
+            if seen.insert(Array(text.utf8)).inserted { out.append(text) }
         }
         return out
     }
