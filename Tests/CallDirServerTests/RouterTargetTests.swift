@@ -128,8 +128,6 @@ struct RouterTargetTests {
         #expect(answer("/v1/lookup/12125550000", headers: ["Accept": "TEXT/Plain; charset=utf-8"]) == (200, "allow\n"))
         #expect(answer("/v1/lookup/12125550000", headers: ["Accept": "text/html"]).1.hasPrefix("{"))
         #expect(answer("/v1/lookup/anonymous?format=text") == (200, "block\n"))         // --anonymous block
-        #expect(answer("/v1/lookup/?format=text") == (200, "block\n"))                  // empty: withheld
-        #expect(answer("/v1/lookup/1900555%23%23%23%23?format=text") == (200, "block\n")) // a pattern: --invalid block
         #expect(answer("/v1/lookup/abc*_~,!':@$?format=text") == (200, "block\n"))      // invalid, not malformed
         #expect(answer("/v1/lookup/%EF%BC%91?format=text") == (200, "block\n"))         // U+FF11, invalid
     }
