@@ -18,13 +18,9 @@ struct RouterCallerIDTests {
     let router: Router
 
     init() throws {
-        let metrics = Metrics()
         let index = try scratch.compile("ranges.calldir", block: ["14692576503", "18005555555", "1900555####"],
                                         identify: ["18775555555,Telemarketer"])
-        let holder = IndexHolder(path: index, metrics: metrics, logger: quietLogger)
-        holder.reload(reason: "test")
-        router = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(country: 1),
-                        policy: CallerIDPolicy(withheld: .block, invalid: .allow))
+        router = try countryOneRouter(index: index, policy: CallerIDPolicy(withheld: .block, invalid: .allow))
     }
 
     func answer(_ uri: String, headers: HTTPHeaders = HTTPHeaders()) -> (Int, String) {

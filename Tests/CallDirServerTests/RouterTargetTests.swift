@@ -18,11 +18,7 @@ struct RouterTargetTests {
     let router: Router
 
     init() throws {
-        let metrics = Metrics()
-        let holder = IndexHolder(path: try sampleIndex(scratch), metrics: metrics, logger: quietLogger)
-        holder.reload(reason: "test")
-        router = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(country: 1),
-                        policy: CallerIDPolicy(withheld: .block, invalid: .block))
+        router = try countryOneRouter(index: try sampleIndex(scratch), policy: CallerIDPolicy(withheld: .block, invalid: .block))
     }
 
     func answer(_ uri: String, method: HTTPMethod = .GET, headers: HTTPHeaders = HTTPHeaders()) -> (Int, String) {
