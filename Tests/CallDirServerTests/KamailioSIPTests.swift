@@ -29,7 +29,7 @@ struct KamailioSIPTests {
         return words
     }
 
-    @Test("603 for blocked, national and anonymous callers and any bypass; labels only from calldir; fail open, fail closed; a hang under load",
+    @Test("603 for blocked, national, anonymous and range callers, any bypass, any blocked identity; labels only from calldir; no caller opens the breaker or plants a header; fail open, fail closed; a hang under load",
           .enabled(if: SIPTools.missing == nil, "\(SIPTools.missing ?? "")"), .timeLimit(.minutes(2)))
     func calls() throws {
         let scratch = TempFolder()
