@@ -113,7 +113,7 @@ struct KamailioSIPTests {
         // Every identity is screened: blocked if any is; the asserted identity's label.
         for blocked in ["P-Asserted-Identity: <sip:14692576503@trunk.invalid>", "P-Asserted-Identity: <tel:+14692576503>",
                         "Remote-Party-ID: \"x\" <sip:14692576503@trunk.invalid>;party=calling", "P-Asserted-Identity: <sip:@trunk.invalid>",
-                        "P-Asserted-Identity: <sip:1..4692576503@trunk.invalid>"] {
+                        "P-Asserted-Identity: <sip:1..4692576503@trunk.invalid>", "P-Asserted-Identity: not a URI"] {
             try call("12125550000", identity[1], identity: blocked)
         }
         try call("14692576503", identity[1], identity: "P-Asserted-Identity: <sip:12125550000@trunk.invalid>")
