@@ -162,6 +162,18 @@ struct KamailioSIPTests {
         try load.hang(daemon: serve, proxy: loaded)
         try call("18005555555", decline, via: loadPort, log: loaded)  // screened again after the hang
 
+        // Nor can a caller the cfg refuses take the half-open breaker's one probe (which kept
+        // every later call unscreened): one timeout opens this proxy's breaker for up to 1 s.
+        let probePort = freeUDPPort()
+        let probing = try kamailio("probe", port: probePort, callee: loadCalleePort, ["CALLDIR_BREAK_AFTER=1", "CALLDIR_BREAK_SECONDS=1"])
+        defer { probing.stop() }
+        kill(serve.pid, SIGSTOP)
+        try call("12125550000", answered, via: probePort, log: probing)  // 1 s timeout, fail open
+        kill(serve.pid, SIGCONT)
+        usleep(1_200_000)
+        try call("..", decline, via: probePort, log: probing)
+        try call("18005555555", decline, via: probePort, log: probing)
+
         // A stopped daemon: calls go on (fail open), and a caller's own label is still removed.
         serve.stop()
         try call("18005555555", answered)
