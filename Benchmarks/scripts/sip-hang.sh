@@ -10,6 +10,9 @@
 # replaced), as KamailioSIPTests does.
 # Usage: Benchmarks/scripts/sip-hang.sh [RATE] [SECONDS]
 #   RATE=200 SECONDS=10 HANG_AT=2 HANG=4 ROUNDS=1 BUILD=debug (or release); ONLY_BREAKER=1 skips the run without
+#   BLOCKED=1: the calls come from a blocked caller and expect 603, so "lost" counts the calls that
+#   rang (or got 503) instead: the screening the hang cost. DEFINES='-A CALLDIR_BREAK_SECONDS=2 ...'
+#   are passed to every Kamailio run.
 # Needs: kamailio, kamailio-utils-modules, sip-tester (scripts/setup).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,11 +43,13 @@ run() {  # $1: label, $2...: extra kamailio defines
   local label=$1; shift
   : >"$work/kamailio.log"
   start kamailio -f docs/kamailio/calldir.cfg -DD -E -m 512 -Y "$work" -l udp:127.0.0.1:38760 \
-    -A 'CALLDIR="calldir=>http://127.0.0.1:38780/v1/lookup"' -A 'NEXT_HOP="sip:127.0.0.1:38770"' "$@"
+    -A 'CALLDIR="calldir=>http://127.0.0.1:38780/v1/lookup"' -A 'NEXT_HOP="sip:127.0.0.1:38770"' ${DEFINES:-} "$@"
   local kam=${pids[-1]}
   sleep 1
   rm -f "$work"/*_rtt.csv "$work/stat.csv"
-  (cd "$work" && sipp 127.0.0.1:38760 -sf "$OLDPWD/docs/kamailio/call-answered.xml" -key caller 12125550000 \
+  local scenario=call-answered.xml caller=12125550000
+  [ -z "${BLOCKED:-}" ] || { scenario=call-declined.xml; caller=18005555555; }
+  (cd "$work" && sipp 127.0.0.1:38760 -sf "$OLDPWD/docs/kamailio/$scenario" -key caller "$caller" \
     -s reception -i 127.0.0.1 -p 38790 -r "$rate" -m $((rate * seconds)) -l 100000 -nostdin \
     -recv_timeout 40000 -trace_stat -stf stat.csv -trace_rtt -rtt_freq 1 >/dev/null 2>&1) &
   local sipp=$!

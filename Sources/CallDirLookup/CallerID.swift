@@ -41,6 +41,19 @@ public struct CallerIDPolicy: Sendable, Equatable {
 extension RejectReason {
     /// A caller ID that was withheld or left empty: the policy's `withheld` case.
     public var isWithheld: Bool { self == .withheld || self == .empty }
+
+    /// Whether text refused for this reason can still be what a caller sent: digits with the
+    /// separators people write, a `+`, a withheld word, or something else a network might send
+    /// (`911`, `abc`), which the policy's `invalid` case decides. Not a range or pattern (a
+    /// list's syntax: `1..4692576503` read as a range must not make a blocked caller ring
+    /// through `--invalid allow`), nor text without a digit (empty, only separators, the dot
+    /// segments `.` and `..`), which says the client lost the caller ID on its way.
+    public var canBeCallerID: Bool {
+        switch self {
+        case .notASingleNumber, .invalidPattern, .invalidRange, .empty: return false
+        default: return true
+        }
+    }
 }
 
 extension NumberNormalizer {

@@ -81,7 +81,8 @@ public struct ServeOptions: ParsableArguments {
         that is not a number gets the --anonymous or --invalid action and says why. A single \
         lookup answers JSON, or with ?format=text one line (block, identify<TAB>label, allow), \
         or with ?format=status only a status (403 block, 200 identify, 204 allow); any other \
-        query, or a '/', ';' or escaped '?' after the number, is a 400. Clients should time out \
+        query, or a '/', ';' or escaped '?' after the number, is a 400, and so is a range, a \
+        pattern or text without a digit, which no caller sends (not-a-caller-id). Clients should time out \
         within 500 ms and let the call through. The index is verified before it is \
         served; on SIGHUP, or when the file is replaced (a compile publishes by rename), the new \
         file is verified and swapped in while requests in flight finish on the old one. A missing \

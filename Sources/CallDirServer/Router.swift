@@ -86,6 +86,8 @@ public struct Router: Responder {
         case .number(let number):
             do { result = try loaded.index.lookup(number) } catch { return damaged(error, .lookup, format: format) }
             count(result)
+        case .notANumber(let reason) where !reason.canBeCallerID:
+            return error(.badRequest, .lookup, "not-a-caller-id", Self.notACallerID, format: format)
         case .notANumber(let reason):
             metrics.lookupsInvalid.increment()
             return notANumber(input, reason, loaded, format: format)
@@ -105,6 +107,9 @@ public struct Router: Responder {
         }
         return Response(status: .ok, body: body, route: .lookup)
     }
+
+    static let notACallerID = "a single lookup takes one caller ID (digits, separators, '+', or a withheld word such as "
+        + "'anonymous'), not a range, a pattern or text without digits; send 'anonymous' for an empty caller ID"
 
     /// The answer for a caller ID that is not a number: 200, the policy's action, and why.
     private func notANumber(_ input: String, _ reason: RejectReason, _ loaded: LoadedIndex, format: ResponseFormat) -> Response {

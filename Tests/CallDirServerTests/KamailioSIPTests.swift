@@ -29,12 +29,12 @@ struct KamailioSIPTests {
         return words
     }
 
-    @Test("603 for blocked, national and anonymous callers and any bypass; labels only from calldir; fail open, fail closed; a hang under load",
+    @Test("603 for blocked, national, anonymous and range callers, any bypass, any blocked identity; labels only from calldir; no caller opens the breaker or plants a header; fail open, fail closed; a hang under load",
           .enabled(if: SIPTools.missing == nil, "\(SIPTools.missing ?? "")"), .timeLimit(.minutes(2)))
     func calls() throws {
         let scratch = TempFolder()
         defer { scratch.remove() }
-        let index = try scratch.compile("sip.calldir", block: ["18005555555"], identify: ["18775555555,Telemarketer"])
+        let index = try scratch.compile("sip.calldir", block: ["14692576503", "18005555555"], identify: ["18775555555,Telemarketer"])
         let arguments = try Self.documentedServeArguments(index: index)
         #expect(arguments.contains("--country") && arguments.contains("--anonymous"), "\(arguments)")
         let serve = try Daemon(ServeProcessTests.binary, arguments, log: scratch.file("serve.log"))
@@ -72,15 +72,21 @@ struct KamailioSIPTests {
         let refused = scratch.write("call-refused.xml", declined.replacingOccurrences(of: #"response="603""#, with: #"response="503""#))
         let answered = Self.docs + "/call-answered.xml", decline = Self.docs + "/call-declined.xml"
 
+        // A caller that sends an identity besides From: -key identity "P-Asserted-Identity: <sip:...>".
+        let identity = [("identity-answered.xml", invite), ("identity-declined.xml", declined)].map { name, scenario in
+            scratch.write(name, scenario.replacingOccurrences(of: "      Max-Forwards: 70\n      Content-Type",
+                                                              with: "      Max-Forwards: 70\n      [identity]\n      Content-Type"))
+        }
+
         /// One call with the sipp scenario for the answer it must get; the error log when it fails.
-        func call(_ caller: String, _ scenario: String, via port: Int? = nil, log: Daemon? = nil) throws {
+        func call(_ caller: String, _ scenario: String, via port: Int? = nil, log: Daemon? = nil, identity: String? = nil) throws {
             let errors = scratch.file("errors.log")
             try? FileManager.default.removeItem(atPath: errors)
             let sipp = try Daemon(SIPTools.sipp, [
                 "127.0.0.1:\(port ?? sipPort)", "-sf", scenario, "-key", "caller", caller,
                 "-s", "reception", "-i", "127.0.0.1", "-p", "\(callerPort)", "-m", "1", "-nostdin",
                 "-timeout", "10s", "-recv_timeout", "3000", "-trace_err", "-error_file", errors,
-            ], log: scratch.file("caller.out"))
+            ] + (identity.map { ["-key", "identity", $0] } ?? []), log: scratch.file("caller.out"))
             let status = sipp.wait()
             let why = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
             #expect(status == 0, "\(caller) through \(scenario): \(why)\n\((log ?? proxy).text)")
@@ -100,11 +106,41 @@ struct KamailioSIPTests {
         try call("12125550000;npdi", answered)  // a user parameter of a caller who is not listed
         try call("12125550000", forged)         // a forged label never reaches the callee...
         try call("18775555555", forged)         // ...nor sits beside the real one
+        // Issue 35: dot segments, a blocked number written as a range, an empty user part (withheld).
+        for notACallerID in ["..", ".", "14692576503..14692576503", "14692576503..", "1..4692576503", ""] {
+            try call(notACallerID, decline)
+        }
+        // Every identity is screened: blocked if any is; the asserted identity's label.
+        for blocked in ["P-Asserted-Identity: <sip:14692576503@trunk.invalid>", "P-Asserted-Identity: <tel:+14692576503>",
+                        "Remote-Party-ID: \"x\" <sip:14692576503@trunk.invalid>;party=calling", "P-Asserted-Identity: <sip:@trunk.invalid>",
+                        "P-Asserted-Identity: <sip:1..4692576503@trunk.invalid>", "P-Asserted-Identity: not a URI"] {
+            try call("12125550000", identity[1], identity: blocked)
+        }
+        try call("14692576503", identity[1], identity: "P-Asserted-Identity: <sip:12125550000@trunk.invalid>")
+        try call("12125550000", identity[0], identity: "P-Asserted-Identity: <sip:18775555555@trunk.invalid>")
+        try call("18775555555", identity[0], identity: "P-Asserted-Identity: <sip:12125550000@trunk.invalid>")
+        try call("12125550000", identity[0], identity: "Remote-Party-ID: <sip:18775555555@trunk.invalid>;party=calling")
 
         var invites = callee.invites(in: scratch.file("callee.log"))
         #expect(invites.map(\.caller) == ["18775555555", "12125550000", "911", "8775555555", "12125550000;npdi",
-                                          "12125550000", "18775555555"])
-        #expect(invites.map(\.labels) == [["Telemarketer"], [], [], ["Telemarketer"], [], [], ["Telemarketer"]])
+                                          "12125550000", "18775555555", "12125550000", "18775555555", "12125550000"])
+        #expect(invites.map(\.labels) == [["Telemarketer"], [], [], ["Telemarketer"], [], [], ["Telemarketer"],
+                                          ["Telemarketer"], [], ["Telemarketer"]])
+
+        // A burst of hostile callers cannot open the breaker: no failure logged, every call 603,
+        // and a blocked caller gets 603 right after.
+        let burstLog = proxy.text.utf8.count
+        let burst = try SIPHostile(proxyPort: sipPort, scratch: scratch).burst(calls: 1000)
+        let burstLines = String(decoding: proxy.text.utf8.dropFirst(burstLog), as: UTF8.self).split(separator: "\n")
+        #expect(burst.otherAnswer == 0 && burst.declined >= 990, "\(burst)")
+        #expect(!burstLines.contains { $0.contains("calldir lookup") }, "\(burstLines.filter { $0.contains("calldir lookup") })")
+        try call("18005555555", decline)
+
+        // Bytes sipp cannot send: a proxy of its own whose next hop is a socket of the test's.
+        let rawCallee = UDPSocket(), rawPort = freeUDPPort()
+        let raw = try kamailio("raw", port: rawPort, callee: rawCallee.port)
+        SIPHostile(proxyPort: rawPort, scratch: scratch).headerInjections(callee: rawCallee)
+        raw.stop()
 
         // An answer that is not one of the words (here /healthz's JSON) is a logged failure,
         // and with CALLDIR_FAIL_CLOSED the call is refused 503.
@@ -125,6 +161,18 @@ struct KamailioSIPTests {
         let load = SIPLoad(proxyPort: loadPort, callerPort: freeUDPPort(), scratch: scratch)
         try load.hang(daemon: serve, proxy: loaded)
         try call("18005555555", decline, via: loadPort, log: loaded)  // screened again after the hang
+
+        // Nor can a caller the cfg refuses take the half-open breaker's one probe (which kept
+        // every later call unscreened): one timeout opens this proxy's breaker for up to 1 s.
+        let probePort = freeUDPPort()
+        let probing = try kamailio("probe", port: probePort, callee: loadCalleePort, ["CALLDIR_BREAK_AFTER=1", "CALLDIR_BREAK_SECONDS=1"])
+        defer { probing.stop() }
+        kill(serve.pid, SIGSTOP)
+        try call("12125550000", answered, via: probePort, log: probing)  // 1 s timeout, fail open
+        kill(serve.pid, SIGCONT)
+        usleep(1_200_000)
+        try call("..", decline, via: probePort, log: probing)
+        try call("18005555555", decline, via: probePort, log: probing)
 
         // A stopped daemon: calls go on (fail open), and a caller's own label is still removed.
         serve.stop()
@@ -258,19 +306,5 @@ struct DaemonFailed: Error, CustomStringConvertible {
     var description: String { "the process did not become ready:\n\(log)" }
 }
 
-/// A UDP port nothing is bound to right now (bind to port 0, read it back, close).
-func freeUDPPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
+/// A UDP port nothing is bound to right now.
+func freeUDPPort() -> Int { UDPSocket().port }

@@ -18,11 +18,7 @@ struct RouterTargetTests {
     let router: Router
 
     init() throws {
-        let metrics = Metrics()
-        let holder = IndexHolder(path: try sampleIndex(scratch), metrics: metrics, logger: quietLogger)
-        holder.reload(reason: "test")
-        router = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(country: 1),
-                        policy: CallerIDPolicy(withheld: .block, invalid: .block))
+        router = try countryOneRouter(index: try sampleIndex(scratch), policy: CallerIDPolicy(withheld: .block, invalid: .block))
     }
 
     func answer(_ uri: String, method: HTTPMethod = .GET, headers: HTTPHeaders = HTTPHeaders()) -> (Int, String) {
@@ -128,8 +124,6 @@ struct RouterTargetTests {
         #expect(answer("/v1/lookup/12125550000", headers: ["Accept": "TEXT/Plain; charset=utf-8"]) == (200, "allow\n"))
         #expect(answer("/v1/lookup/12125550000", headers: ["Accept": "text/html"]).1.hasPrefix("{"))
         #expect(answer("/v1/lookup/anonymous?format=text") == (200, "block\n"))         // --anonymous block
-        #expect(answer("/v1/lookup/?format=text") == (200, "block\n"))                  // empty: withheld
-        #expect(answer("/v1/lookup/1900555%23%23%23%23?format=text") == (200, "block\n")) // a pattern: --invalid block
         #expect(answer("/v1/lookup/abc*_~,!':@$?format=text") == (200, "block\n"))      // invalid, not malformed
         #expect(answer("/v1/lookup/%EF%BC%91?format=text") == (200, "block\n"))         // U+FF11, invalid
     }

@@ -1,4 +1,5 @@
 import CallDir
+import CallDirLookup
 import CallDirServer
 import Foundation
 import Logging
@@ -31,6 +32,16 @@ extension TempFolder {
         try bytes.write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, target) == 0 else { throw CallDirError(.io, "rename failed", path: target) }
     }
+}
+
+/// The daemon's router over the index at `path` (loaded and verified), with `--country 1` and
+/// `policy`: routing without sockets.
+func countryOneRouter(index path: String, policy: CallerIDPolicy) throws -> Router {
+    let metrics = Metrics()
+    let holder = IndexHolder(path: path, metrics: metrics, logger: quietLogger)
+    holder.reload(reason: "test")
+    return Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(country: 1),
+                  policy: policy)
 }
 
 /// The sample index most tests use: exact blocks, a blocked wildcard range, labels, one number
