@@ -70,9 +70,9 @@ extension IndexVerifier {
         func refuse(_ what: String) -> CallDirError { damage(set.name, "block \(b): \(what)") }
         let m = block.count - 1
         let u = UInt64(last - block.base)
-        let lowBits = m > 0 && u / UInt64(m) > 0 ? min(EliasFanoBlock.maxLowBits, 63 - (u / UInt64(m)).leadingZeroBitCount) : 0
+        let lowBits = EliasFanoBlock.lowBits(maxRel: u, m: m)
         guard block.lowBits == lowBits else { throw refuse("L is \(block.lowBits), its values give \(lowBits)") }
-        let highBytes = m == 0 ? 0 : (Int(u >> UInt64(lowBits)) + m + 7) / 8
+        let highBytes = EliasFanoBlock.highByteCount(maxRel: u, lowBits: lowBits, m: m)
         guard block.highBitCount == 8 * highBytes else {
             throw refuse("high part of \(block.highBitCount / 8) bytes, its values give \(highBytes)")
         }
@@ -93,7 +93,7 @@ extension IndexVerifier {
         }
         var maxShared: UInt32 = 0
         for i in 0..<block.count where !LabelRef.isStream(block.label(at: i)) { maxShared = max(maxShared, block.label(at: i)) }
-        let labelBits = maxShared == 0 ? 0 : 32 - maxShared.leadingZeroBitCount
+        let labelBits = EliasFanoBlock.labelBits(maxShared: maxShared)
         guard block.labelBits == labelBits else { throw refuse("W is \(block.labelBits), its largest shared id needs \(labelBits)") }
         guard c == k || zeroPast(bits, start: idsStart, bits: (k - c) * labelBits, end: bits.count) else {
             throw refuse("stray bits after its shared label ids")
