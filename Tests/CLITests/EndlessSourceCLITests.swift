@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Issue 39 item 4: `--max-numbers` stops the read as soon as the budget is passed, so an
-/// endless source (here `seq` to 10^11 through a FIFO: 86 billion rows) ends with exit 1 instead
+/// endless source (here `seq` to 10^15 through a FIFO, every row a number `--lenient` takes)
+/// ends with exit 1 instead
 /// of running until killed. The 60 s kill is a safety net against a hang, not a timing assertion.
 @Suite("An endless source stops at --max-numbers")
 struct EndlessSourceCLITests {
@@ -14,9 +15,9 @@ struct EndlessSourceCLITests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let output = folder.file("i.calldir")
         let (status, stderr) = try runShell("""
-            seq 14085550000 99999999999 > '\(fifo)' 2>/dev/null &
+            seq 100000000000 999999999999999 > '\(fifo)' 2>/dev/null &
             writer=$!
-            timeout -s KILL 60 '\(CLI.binary)' compile --block '\(fifo)' --max-numbers 1000 -o '\(output)' -q
+            timeout -s KILL 60 '\(CLI.binary)' compile --lenient --block '\(fifo)' --max-numbers 1000 -o '\(output)' -q
             status=$?
             kill $writer 2>/dev/null
             exit $status
