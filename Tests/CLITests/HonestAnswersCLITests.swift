@@ -118,6 +118,8 @@ struct HonestAnswersCLITests {
             #expect(!FileManager.default.fileExists(atPath: csv), "\(name): export published a file")
             let diffed = try CLI.run(["diff", forged, path, "-o", folder.file("d.delta")])
             #expect(diffed.status == 2 && diffed.stderr.contains(check), "\(name): diff: \(diffed.stderr)")
+            let reviewed = try CLI.run(["diff", forged, path, "--report"])
+            #expect(reviewed.status == 2 && reviewed.stderr.contains(check), "\(name): diff --report: \(reviewed.stderr)")
         }
     }
 }
