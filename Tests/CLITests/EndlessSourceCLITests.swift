@@ -7,8 +7,9 @@ import Testing
 /// of running until killed. The 60 s kill is a safety net against a hang, not a timing assertion.
 @Suite("An endless source stops at --max-numbers")
 struct EndlessSourceCLITests {
-    @Test("compile --block FIFO fed without end, --max-numbers 1000: exit 1, the read stopped, nothing published")
-    func endlessFIFO() throws {
+    @Test("compile --block FIFO fed without end, --max-numbers 1000: exit 1, the read stopped, nothing published",
+          arguments: [[], ["--sort"]])
+    func endlessFIFO(_ sort: [String]) throws {
         let folder = TempFolder()
         defer { folder.remove() }
         let fifo = folder.file("numbers.fifo")
@@ -17,7 +18,7 @@ struct EndlessSourceCLITests {
         let (status, stderr) = try runShell("""
             seq 100000000000 999999999999999 > '\(fifo)' 2>/dev/null &
             writer=$!
-            timeout -s KILL 60 '\(CLI.binary)' compile --lenient --block '\(fifo)' --max-numbers 1000 -o '\(output)' -q
+            timeout -s KILL 60 '\(CLI.binary)' compile --lenient \(sort.joined()) --block '\(fifo)' --max-numbers 1000 -o '\(output)' -q
             status=$?
             kill $writer 2>/dev/null
             exit $status

@@ -157,7 +157,8 @@ public final class Compiler {
     /// Distinct numbers encoded so far are device entries already (a device loads each exact
     /// number once, ranges on top): past --max-numbers, the read stops at once, so an endless
     /// source (a FIFO, a recursive SQLite view) ends here. Checked once per batch of rows.
-    /// (With --sort, rows may repeat until they are sorted: the budget is checked after.)
+    /// (With --sort and --dedupe or --allow, rows may repeat or be dropped until they are
+    /// sorted: the budget is checked after.)
     private func checkBudgetWhileReading(encoded: Int) throws {
         guard let budget = options.maxNumbers, Int64(encoded) > budget else { return }
         throw CallDirError(.limitExceeded,
@@ -205,7 +206,13 @@ public final class Compiler {
                         textRows += 1
                     }
                 }
-                if sorter == nil { try checkBudgetWhileReading(encoded: encodedEarlier + sink.count) }
+                if let sorter {
+                    // Before sorting, rows may repeat: they bound device entries only when a repeat
+                    // is an error (no --dedupe) and no allow list can drop them.
+                    if !options.dedupe, allow.isEmpty { try checkBudgetWhileReading(encoded: encodedEarlier + sorter.recordCount) }
+                } else {
+                    try checkBudgetWhileReading(encoded: encodedEarlier + sink.count)
+                }
             }
         }
         if let sorter {
