@@ -43,8 +43,28 @@ package final class Lookup {
             }
         } catch {
             failed = true
+            writeError(error, number: number, input: input)
             out.flush()
             _ = Terminal.failStatus(error)
+        }
+    }
+
+    /// The answer line of a number whose answer cannot be read (damage): it takes the answer's
+    /// place, so `lookup -` keeps one line per input. Text: `+18005555555  error (REASON)`;
+    /// JSON: `{"input":...,"error":REASON}`. The reason is the error without its path.
+    package func writeError(_ error: Error, number: Int64, input: String?) {
+        let reason = (error as? CallDirError)?.message ?? "\(error)"
+        if json {
+            let input = input ?? "+\(number)"
+            out.writeJSONLine(maxBytes: 32 + JSONWriter.stringBound(input) + JSONWriter.stringBound(reason)) { w in
+                w.text("\"input\":")
+                w.string(input)
+                w.text(",\"error\":")
+                w.string(reason)
+            }
+        } else {
+            let line = "+\(max(0, number))  error (\(reason))".utf8.map { $0 < 0x20 ? 0x20 : $0 } + [0x0A]
+            line.withUnsafeBytes { out.write($0) }
         }
     }
 

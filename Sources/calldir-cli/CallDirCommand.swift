@@ -13,6 +13,10 @@ import CallDirReader
 @main
 enum Main {
     static func main() {
+        // A reader that leaves early (a FIFO, `| head`) makes a write fail with EPIPE, which
+        // every output reports as exit 2 and cleans up after; SIGPIPE would kill the process
+        // (exit 141) and leave its temporaries. Kept across the exec into calldir-cli.
+        signal(SIGPIPE, SIG_IGN)
         // `lookup -` skips swift-argument-parser's set-up (~2 ms) like the front's lookups do.
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let fast = FastLookup(arguments: arguments, acceptsStdin: true) {

@@ -17,6 +17,10 @@ import CallDirLookup
 @main
 enum Main {
     static func main() {
+        // A reader that leaves early (a FIFO, `| head`) makes a write fail with EPIPE, which
+        // every output reports as exit 2 and cleans up after; SIGPIPE would kill the process
+        // (exit 141) and leave its temporaries. Kept across the exec into calldir-cli.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let fast = FastLookup(arguments: arguments) { fast.run() }
         SiblingExecutable.exec("calldir-cli", arguments: arguments)

@@ -108,13 +108,15 @@ struct CompileLookupCLITests {
         #expect(lookup.stderr.contains("checksum"))
 
         // A stream: the batch stops at the damaged block, and the rest are answered one by one
-        // (the damaged block's numbers with an error each), in order.
+        // (the damaged block's numbers with an error line each, in their place), in order.
         let queries = (0..<2000).map { "\(14_085_550_000 + $0 * 7)" }
         let stream = try CLI.run(["lookup", "--index", index, "-"], stdin: queries.joined(separator: "\n") + "\n")
         #expect(stream.status == 2)
         #expect(stream.stderr.contains("checksum"))
         let answered = stream.stdout.split(separator: "\n").map(String.init)
-        #expect(answered == queries[256...].map { "+\($0)  blocked" }, "block 0 (the first 256 numbers) is damaged")
+        let error = "  error (blocked-numbers: block 0 fails its checksum; run `calldir verify`)"
+        #expect(answered == queries[..<256].map { "+\($0)\(error)" } + queries[256...].map { "+\($0)  blocked" },
+                "block 0 (the first 256 numbers) is damaged")
     }
 
     @Test("inspect --json reports counts and the format version")

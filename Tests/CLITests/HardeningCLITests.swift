@@ -63,7 +63,7 @@ struct HardeningCLITests {
         #expect(folderDirectory.status == 64 && folderDirectory.stderr.contains("the output is a directory"), "\(folderDirectory.stderr)")
     }
 
-    @Test("one forged range record (metadata unchanged): simulate refuses it and export stays within --max-numbers")
+    @Test("one forged range record (metadata unchanged): simulate and export refuse it at open, naming the metadata check")
     func forgedRange() throws {
         let folder = TempFolder()
         defer { folder.remove() }
@@ -78,6 +78,8 @@ struct HardeningCLITests {
         let simulate = try runBounded(["simulate", forged])
         #expect(!simulate.hung && simulate.status == 2 && simulate.stderr.contains("metadata"), "\(simulate.stderr)")
         let export = try runBounded(["export", "--index", forged, "--format", "text", "--ranges", "expand", "-o", folder.file("x.txt")])
-        #expect(!export.hung && export.status == 2 && export.stderr.contains("at least 100,000,000,000 numbers"), "\(export.stderr)")
+        // Refused at open (issue 39: the metadata's range numbers against the section) before
+        // --max-numbers is consulted; ExportEscapingTests forge the metadata to agree for that.
+        #expect(!export.hung && export.status == 2 && export.stderr.contains("metadata: derived counts"), "\(export.stderr)")
     }
 }

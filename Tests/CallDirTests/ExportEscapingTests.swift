@@ -139,7 +139,7 @@ struct ExportDamageTests {
         }
     }
 
-    @Test("one forged range record (metadata unchanged) is refused by --max-numbers before anything is written")
+    @Test("one forged range record (metadata forged to agree) is refused by --max-numbers before anything is written")
     func forgedRangeRecord() throws {
         let folder = TempFolder()
         defer { folder.remove() }
@@ -148,7 +148,12 @@ struct ExportDamageTests {
         var forger = Forger(bytes: fileBytes(path))
         let ranges = try #require(forger.section(7))
         let first = try #require(forger.read(ranges.offset, 8))
-        forger.write(ranges.offset + 8, 8, first + 1_999_999)  // 2,000,000 numbers; metadata still says 10,000
+        forger.write(ranges.offset + 8, 8, first + 1_999_999)  // 2,000,000 numbers
+        // The metadata made to agree (range numbers, device entries): with it unchanged, the
+        // file is refused at open (counts against the sections) before any export starts.
+        let metadata = try #require(forger.section(1))
+        forger.write(metadata.offset + 40, 8, 2_000_000)
+        forger.write(metadata.offset + 64, 8, try #require(forger.read(metadata.offset + 64, 8)) + 1_990_000)
         forger.reseal()
         let forged = folder.write("forged.calldir", forger.bytes)
         for format in [ExportFormat.text, .vcard, .liveCallerID] {

@@ -90,8 +90,8 @@ public final class Compiler {
         let blockRanges = try readKind(.block, sources: options.blockSources, firstSource: 0, encoder: &blocked, allow: allow)
         try blocked.finish()
         var identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
-        let identifyRanges = try readKind(.identify, sources: options.identifySources,
-                                          firstSource: options.blockSources.count, encoder: &identified, allow: allow)
+        let identifyRanges = try readKind(.identify, sources: options.identifySources, firstSource: options.blockSources.count,
+                                          encoder: &identified, allow: allow, encodedEarlier: blocked.count)
         try identified.finish()
         if log.count > 0 {
             throw CallDirError(.invalidList, "\(log.tally.advice); no index written", path: inputSubject)
@@ -154,11 +154,23 @@ public final class Compiler {
                            path: options.output)
     }
 
+    /// Distinct numbers encoded so far are device entries already (a device loads each exact
+    /// number once, ranges on top): past --max-numbers, the read stops at once, so an endless
+    /// source (a FIFO, a recursive SQLite view) ends here. Checked once per batch of rows.
+    /// (With --sort and --dedupe or --allow, rows may repeat or be dropped until they are
+    /// sorted: the budget is checked after.)
+    private func checkBudgetWhileReading(encoded: Int) throws {
+        guard let budget = options.maxNumbers, Int64(encoded) > budget else { return }
+        throw CallDirError(.limitExceeded,
+                           "more than \(formatCount(budget)) numbers read, above --max-numbers \(formatCount(budget)); stopped reading, no index written",
+                           path: options.output)
+    }
+
     /// Reads every source of one kind into `encoder`; returns the range rows.
     /// The per-row state lives in locals (not in `self`), so the hot loop needs no run-time
     /// exclusivity checks. Sources are read a batch ahead on a second thread (`RowPrefetcher`).
     private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: inout NumberSetEncoder,
-                          allow: AllowList) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
+                          allow: AllowList, encodedEarlier: Int = 0) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
         var sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
                              log: log, rejects: rejects)
         let sorter = options.sort ? try ExternalSorter(memoryBudget: Self.sortBudget(options.memoryBudget, kind: kind),
@@ -193,6 +205,13 @@ public final class Compiler {
                         }
                         textRows += 1
                     }
+                }
+                if let sorter {
+                    // Before sorting, rows may repeat: they bound device entries only when a repeat
+                    // is an error (no --dedupe) and no allow list can drop them.
+                    if !options.dedupe, allow.isEmpty { try checkBudgetWhileReading(encoded: encodedEarlier + sorter.recordCount) }
+                } else {
+                    try checkBudgetWhileReading(encoded: encodedEarlier + sink.count)
                 }
             }
         }

@@ -26,20 +26,23 @@ enum Escaping {
     }
 
     /// A CSV field as `CSVLine` and RFC 4180 readers read it back: quoted (with `""` for `"`)
-    /// when it holds a comma or a quote, or begins or ends with a space byte.
+    /// when it holds a comma, a quote, a line break (a reader's labels never do: defence in
+    /// depth), or begins or ends with a space byte.
     static func csvField(_ text: String) -> String {
-        let needsQuotes = contains(text, anyOf: ",\"") || text.utf8.first == 0x20 || text.utf8.last == 0x20
+        let needsQuotes = contains(text, anyOf: ",\"\n\r") || text.utf8.first == 0x20 || text.utf8.last == 0x20
         guard needsQuotes else { return text }
         return "\"" + escaped(text) { $0 == UInt8(ascii: "\"") ? "\"\"" : nil } + "\""
     }
 
-    /// A vCard text value with `\\`, `\,` and `\;` escapes (RFC 6350 3.4).
+    /// A vCard text value with `\\`, `\,`, `\;` and `\n` escapes (RFC 6350 3.4; a CR is dropped).
     static func vCardText(_ text: String) -> String {
         escaped(text) {
             switch $0 {
             case UInt8(ascii: "\\"): return "\\\\"
             case UInt8(ascii: ","): return "\\,"
             case UInt8(ascii: ";"): return "\\;"
+            case UInt8(ascii: "\n"): return "\\n"
+            case UInt8(ascii: "\r"): return ""
             default: return nil
             }
         }
@@ -57,13 +60,15 @@ enum Escaping {
         }
     }
 
-    /// A protobuf text-format string: UTF-8 as is, `"` and `\` escaped (labels hold no
-    /// control characters).
+    /// A protobuf text-format string: UTF-8 as is, `"`, `\` and line breaks escaped (a
+    /// reader's labels hold no control characters: defence in depth).
     static func protobufTextQuoted(_ text: String) -> String {
         "\"" + escaped(text) {
             switch $0 {
             case UInt8(ascii: "\""): return "\\\""
             case UInt8(ascii: "\\"): return "\\\\"
+            case UInt8(ascii: "\n"): return "\\n"
+            case UInt8(ascii: "\r"): return "\\r"
             default: return nil
             }
         } + "\""

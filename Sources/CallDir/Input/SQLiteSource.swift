@@ -64,6 +64,9 @@ public struct SQLiteSource: EntrySource {
                                + "permissions", path: path)
         }
         sqlite3_busy_timeout(db, 5_000)
+        // No value is made bigger than this, so a view that builds a 600 MB label fails at that
+        // row instead of taking gigabytes (labels are at most 255 bytes; numbers shorter).
+        sqlite3_limit(db, SQLITE_LIMIT_LENGTH, Self.maxValueBytes)
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
         try prepare(db, &statement)
@@ -79,6 +82,10 @@ public struct SQLiteSource: EntrySource {
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return }
+            guard rc != SQLITE_TOOBIG else {
+                throw failure(db, "the query failed at row \(row + 1): it makes a value longer than \(Self.maxValueBytes) bytes "
+                              + "(a label is at most \(IndexFormat.maxLabelBytes) bytes)")
+            }
             guard rc == SQLITE_ROW else { throw failure(db, "the query failed at row \(row + 1): \(message(db))") }
             row += 1
             let number = Self.field(statement, 0, digits: numberDigits) ?? UnsafeRawBufferPointer(start: nil, count: 0)
@@ -87,6 +94,9 @@ public struct SQLiteSource: EntrySource {
             try body(SourceRow(line: row, number: number, label: label))
         }
     }
+
+    /// The longest string or blob the query may make (`SQLITE_LIMIT_LENGTH`).
+    static let maxValueBytes: Int32 = 1 << 20
 
     /// Compiles the query; more than one statement is refused.
     private func prepare(_ db: OpaquePointer, _ statement: inout OpaquePointer?) throws {

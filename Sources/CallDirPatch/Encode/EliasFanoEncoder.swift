@@ -12,20 +12,17 @@ extension EliasFanoBlock {
         let base = values[0]
         let m = n - 1
         let maxRel = UInt64(values[n - 1] &- base)
-        var lowBits = 0
-        if m > 0, maxRel / UInt64(m) > 0 {
-            lowBits = min(maxLowBits, 63 - (maxRel / UInt64(m)).leadingZeroBitCount)
-        }
+        let lowBits = Self.lowBits(maxRel: maxRel, m: m)
         var maxShared: UInt32 = 0
         var streamCount = 0
         for ref in labels ?? UnsafeBufferPointer(start: nil, count: 0) {
             if LabelRef.isStream(ref) { streamCount += 1 } else { maxShared = max(maxShared, ref) }
         }
-        let labelBits = maxShared == 0 ? 0 : 32 - maxShared.leadingZeroBitCount
+        let labelBits = Self.labelBits(maxShared: maxShared)
         let start = out.count
         let lowStart = start + headerBytes(identified: labels != nil)
         let highStart = lowStart + lowByteCount(count: n, lowBits: lowBits)
-        let highBytes = m == 0 ? 0 : (Int(maxRel >> UInt64(lowBits)) + m + 7) / 8
+        let highBytes = highByteCount(maxRel: maxRel, lowBits: lowBits, m: m)
         let labelStart = highStart + highBytes
         let end = labelStart + (labels == nil ? 0 : labelPartBytes(count: n, streamCount: streamCount, labelBits: labelBits))
         // 8 bytes of slack: word stores may run past a part's end (with zero bits).

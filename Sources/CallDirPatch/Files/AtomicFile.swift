@@ -126,8 +126,8 @@ package final class AtomicFile {
         precondition(!unnamed, "AtomicFile: an unnamed scratch file is never published")
         precondition(fd < 0, "AtomicFile: commit() before prepare()")
         guard case .replace(let path) = target else {
+            defer { discard() }  // copied or not (a FIFO's reader left: EPIPE), the temporary goes
             try copyIntoDestination()
-            discard()
             return
         }
         try check(AtomicPublish.rename(temporaryPath, over: path), "rename")  // and syncs the folder

@@ -22,6 +22,23 @@ package enum EliasFanoBlock {
     package static func lowByteCount(count n: Int, lowBits: Int) -> Int { ((n - 1) * lowBits + 7) / 8 }
     package static func labelByteCount(count n: Int, labelBits: Int) -> Int { (n * labelBits + 7) / 8 }
 
+    /// L for a block whose m = n - 1 later values span `maxRel` above its first.
+    @inline(__always)
+    package static func lowBits(maxRel: UInt64, m: Int) -> Int {
+        guard m > 0, maxRel / UInt64(m) > 0 else { return 0 }
+        return min(maxLowBits, 63 - (maxRel / UInt64(m)).leadingZeroBitCount)
+    }
+
+    /// h: bytes of the unary high parts (0 when the block holds one value).
+    @inline(__always)
+    package static func highByteCount(maxRel: UInt64, lowBits: Int, m: Int) -> Int {
+        m == 0 ? 0 : (Int(maxRel >> UInt64(lowBits)) + m + 7) / 8
+    }
+
+    /// W: the bits of the block's largest shared label id (0 when it is 0).
+    @inline(__always)
+    package static func labelBits(maxShared: UInt32) -> Int { maxShared == 0 ? 0 : 32 - maxShared.leadingZeroBitCount }
+
     /// Bytes of an identification block's label part.
     package static func labelPartBytes(count n: Int, streamCount c: Int, labelBits: Int) -> Int {
         if c == n { return 0 }

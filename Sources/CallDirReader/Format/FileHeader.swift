@@ -37,9 +37,10 @@ package struct FileHeader: Equatable {
         return out
     }
 
-    /// Parses and checks the header of `bytes` (a whole index file).
-    package static func decode(_ bytes: UnsafeRawBufferPointer, path: String) throws -> FileHeader {
-        try decode(bytes, magic: IndexFormat.magic, what: "calldir index", path: path) { major in
+    /// Parses and checks the header of `bytes` (a whole index file, or only its first bytes
+    /// when `fileSize` gives the file's size: checked before any content is read).
+    package static func decode(_ bytes: UnsafeRawBufferPointer, fileSize: Int? = nil, path: String) throws -> FileHeader {
+        try decode(bytes, fileSize: fileSize, magic: IndexFormat.magic, what: "calldir index", path: path) { major in
             guard major != 1 else {
             throw CallDirError(.unsupportedVersion, "index in format 1.0, written by calldir 0.1: recompile the list with "
                                + "this calldir (it reads format \(IndexFormat.majorVersion).0, whose labels are stored compressed)",
@@ -54,8 +55,9 @@ package struct FileHeader: Equatable {
     }
 
     /// Parses a header with `magic`; `checkVersion` throws for a major version it cannot read.
-    package static func decode(_ bytes: UnsafeRawBufferPointer, magic: [UInt8], what: String, path: String,
+    package static func decode(_ bytes: UnsafeRawBufferPointer, fileSize: Int? = nil, magic: [UInt8], what: String, path: String,
                                checkVersion: (UInt16) throws -> Void) throws -> FileHeader {
+        let size = fileSize ?? bytes.count
         func damage(_ message: String, _ offset: Int = 0) -> CallDirError {
             CallDirError(.corruptIndex, message, path: path, offset: offset)
         }
@@ -73,8 +75,8 @@ package struct FileHeader: Equatable {
                                 fileSize: Int(clamping: bytes.readLE(UInt64.self, at: 16)!),
                                 sectionTableOffset: Int(clamping: bytes.readLE(UInt64.self, at: 24)!),
                                 sectionTableCRC: bytes.readLE(UInt32.self, at: 32)!, extra: Array(bytes[36..<60]))
-        guard header.fileSize == bytes.count else {
-            throw damage("file is \(bytes.count) bytes but its header says \(header.fileSize): truncated or extended", bytes.count)
+        guard header.fileSize == size else {
+            throw damage("file is \(size) bytes but its header says \(header.fileSize): truncated or extended", size)
         }
         return header
     }

@@ -2,9 +2,9 @@ import CKernels
 
 /// Reads one label store section in place (layout: `LabelStoreLayout`). Opening reads only
 /// the 16-byte header and checks the directory's size, so it costs the same whatever the
-/// number of labels. A label block's CRC is checked the first time a label in it is read
-/// (unless the whole file was verified); directory entries are range-checked on use, and a
-/// damaged entry selects bytes whose CRC does not match.
+/// number of labels. A label block is checked whole (CRC, step table, every label's text) the
+/// first time a label in it is read (unless the whole file was verified); directory entries
+/// are range-checked on use, and a damaged entry selects bytes whose CRC does not match.
 package struct LabelStoreReader {
     package let section: UnsafeRawBufferPointer
     package let count: Int
@@ -49,23 +49,43 @@ package struct LabelStoreReader {
         return (UnsafeRawBufferPointer(rebasing: section[start..<end]), section.readLE(UInt32.self, at: at + 4)!)
     }
 
-    /// Block `b`'s bytes once its CRC matched (checked once per process unless `check` is false).
+    /// Block `b`'s bytes once its CRC matched (every time: `validateOnce` remembers blocks).
     @inline(__always)
-    package func checkedBlock(_ b: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
+    package func crcCheckedBlock(_ b: Int, path: String) throws -> UnsafeRawBufferPointer {
         guard let (bytes, crc) = blockBytes(b) else { throw outside(block: b, path: path) }
-        if check, !checked.contains(b) { try checkFirst(b, bytes: bytes, crc: crc, path: path) }
+        guard Checksum.crc32(bytes) == crc else { throw checksumMismatch(b, bytes: bytes, path: path) }
         return bytes
     }
 
-    /// Checks block `b`'s CRC, the first time it is read; kept out of line, as are the errors,
-    /// so that a lookup's common path stays small enough to inline.
+    /// Checks block `b` whole the first time a label in it is read (unless the file was
+    /// verified): what `verify` checks of every block, so a label `verify` would reject is
+    /// never handed out. One check per block per process.
+    @inline(__always)
+    package func validateOnce(_ b: Int, symbols: LabelSymbols, path: String) throws {
+        if !checked.contains(b) { try validate(b, symbols: symbols, path: path) }
+    }
+
+    /// Block `b`'s CRC, its step table, its label count, and every label decoded with
+    /// `symbols` and checked as a compile checks input labels (`LabelRule`). Kept out of line,
+    /// as are the errors, so that a lookup's common path stays small enough to inline.
     @inline(never)
-    private func checkFirst(_ b: Int, bytes: UnsafeRawBufferPointer, crc: UInt32, path: String) throws {
-        guard Checksum.crc32(bytes) == crc else {
-            throw CallDirError(.corruptIndex, "\(name): label block \(b) fails its checksum; run `calldir verify`",
-                               path: path, offset: bytes.baseAddress.map { $0 - section.baseAddress! })
+    package func validate(_ b: Int, symbols: LabelSymbols, path: String) throws {
+        func damage(_ message: String) -> CallDirError { CallDirError(.corruptIndex, "\(name): block \(b)\(message)", path: path) }
+        var text: [UInt8] = []
+        let found = try forEachLabel(inBlock: b, path: path) { codes in
+            guard symbols.decode(codes, into: &text) else { throw damage(": a label does not decode") }
+            if let problem = text.withUnsafeBytes({ LabelRule.problem($0) }) {
+                throw damage(": a label is invalid (\(problem.rawValue))")
+            }
         }
+        guard found == labels(inBlock: b) else { throw damage(" holds \(found) labels, expected \(labels(inBlock: b))") }
         checked.insert(b)
+    }
+
+    @inline(never)
+    private func checksumMismatch(_ b: Int, bytes: UnsafeRawBufferPointer, path: String) -> CallDirError {
+        CallDirError(.corruptIndex, "\(name): label block \(b) fails its checksum; run `calldir verify`",
+                     path: path, offset: bytes.baseAddress.map { $0 - section.baseAddress! })
     }
 
     @inline(never)
@@ -95,11 +115,11 @@ package struct LabelStoreReader {
         }
     }
 
-    /// The coded bytes of label `i` (< count).
+    /// The coded bytes of label `i` (< count), from a block `validateOnce` checked (or a verified file).
     @inline(__always)
-    package func codes(_ i: Int, check: Bool, path: String) throws -> UnsafeRawBufferPointer {
+    package func codes(_ i: Int, path: String) throws -> UnsafeRawBufferPointer {
         let b = i / LabelStoreLayout.labelsPerBlock
-        let block = try checkedBlock(b, check: check, path: path)
+        guard let (block, _) = blockBytes(b) else { throw outside(block: b, path: path) }
         guard let codes = Self.label(i % LabelStoreLayout.labelsPerBlock, in: block,
                                      stepTable: labelsPerStep > 0 ? LabelStoreLayout.stepTableSize(labels: labels(inBlock: b)) : nil)
         else { throw malformed(label: i, block: b, path: path) }
@@ -137,7 +157,7 @@ package struct LabelStoreReader {
     /// labels it held (the caller compares with what the block should hold). For `verify`.
     /// The step table (format 3) must name where every 4th label starts.
     package func forEachLabel(inBlock b: Int, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
-        let block = try checkedBlock(b, check: true, path: path)
+        let block = try crcCheckedBlock(b, path: path)
         let table = labelsPerStep > 0 ? LabelStoreLayout.stepTableSize(labels: labels(inBlock: b)) : 0
         guard table <= block.count else { throw CallDirError(.corruptIndex, "\(name): block \(b) is shorter than its step table", path: path) }
         var at = table
@@ -217,7 +237,11 @@ package struct LabelReader {
             let store = isStream ? stream : shared
             throw CallDirError(.corruptIndex, "\(store.name): label \(i) is out of bounds (\(store.count) stored)", path: path)
         }
-        let codes = isStream ? try stream.codes(i, check: check, path: path) : try shared.codes(i, check: check, path: path)
+        let b = i / LabelStoreLayout.labelsPerBlock
+        if check {
+            if isStream { try stream.validateOnce(b, symbols: symbols, path: path) } else { try shared.validateOnce(b, symbols: symbols, path: path) }
+        }
+        let codes = isStream ? try stream.codes(i, path: path) : try shared.codes(i, path: path)
         guard let result = try symbols.withDecoded(codes, body) else {
             throw CallDirError(.corruptIndex, "\(isStream ? stream.name : shared.name): label \(i) does not decode; run `calldir verify`",
                                path: path)

@@ -10,6 +10,9 @@ public enum E164 {
     public static let minDigits = 7
     /// CallKit treats 0 as a duplicate and Int64.max as out of range.
     public static let validValues: ClosedRange<Int64> = 1...(Int64.max - 1)
+    /// The largest number of at most `maxDigits` digits: no list yields more, so a stored
+    /// range ending past it is damage.
+    public static let largestNumber: Int64 = 999_999_999_999_999
 
     /// Number of decimal digits of a positive value.
     @inlinable

@@ -18,24 +18,26 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     /// Reads the whole file at `path` into private memory instead of mapping it: the daemon's
     /// copy, which a file truncated or rewritten in place afterwards cannot change or take
     /// away (a shared mapping of a truncated file faults with SIGBUS on the pages past the new
-    /// end). Costs one read of the file and its size in anonymous memory. Throws when the file
-    /// is not a regular file, or changes size while it is read.
+    /// end). Costs one read of the file and its size in anonymous memory. The index header is
+    /// read and checked first, its file size against the file's: any other file (a 3 GiB
+    /// sparse one) is refused after 64 bytes, and no more than the header says is ever read.
+    /// Throws when the file is not a regular file, or changes size while it is read.
     package init(copying path: String) throws {
         let (fd, size) = try MappedFile.openRegular(path)
         defer { Syscalls.close(fd) }
         self.path = path
         isMapped = true
         isFileMapping = false
-        if size == 0 {
-            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-            return
-        }
+        var header = [UInt8](repeating: 0, count: IndexFormat.headerSize)
+        let headerCount = try header.withUnsafeMutableBytes { try MappedFile.readFully(fd, into: $0, path: path) }
+        _ = try header.withUnsafeBytes { try FileHeader.decode(UnsafeRawBufferPointer(rebasing: $0.prefix(headerCount)), fileSize: size, path: path) }
         let memory: UnsafeMutableRawPointer
         switch Syscalls.mapAnonymous(length: size, path: path) {
         case .success(let address): memory = address
         case .failure(let error): throw CallDirError(.io, "cannot allocate \(size) bytes for the index: \(error.text)", path: path)
         }
-        var done = 0
+        memory.copyMemory(from: header, byteCount: headerCount)
+        var done = headerCount
         var extra: UInt8 = 0
         do {
             while done < size {
@@ -57,6 +59,19 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
         }
         Syscalls.protectReadOnly(memory, length: size)
         bytes = UnsafeRawBufferPointer(start: memory, count: size)
+    }
+
+    /// Reads until `buffer` is full or the file ends; how many bytes were read.
+    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
+        var done = 0
+        while done < buffer.count {
+            switch Syscalls.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), path: path) {
+            case .success(0): return done
+            case .success(let n): done += n
+            case .failure(let error): throw CallDirError(.io, "cannot read index: \(error.text)", path: path)
+            }
+        }
+        return done
     }
 
     /// Opens `path` without blocking (a FIFO there must not hang) and checks it is a regular

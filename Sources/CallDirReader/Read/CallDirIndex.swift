@@ -68,6 +68,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
         identifiedRanges = try RangeTableReader(section(.identifiedRanges), withLabels: true, name: SectionKind.identifiedRanges.name,
                                                 labelCount: labels.sharedCount, path: path)
         isVerified = verify
+        try IndexVerifier(index: self).checkCountsAgainstSections()  // O(1): every open, not only verify's
         if verify { try IndexVerifier(index: self).verifyAll() }
     }
 

@@ -7,7 +7,7 @@ package struct RangeTableReader {
     package let withLabels: Bool
 
     /// Checks every record at open (ranges are few: the French operator list is 374): each
-    /// range holds valid CallKit numbers, first <= last, ranges rise and do not touch the
+    /// range holds valid CallKit numbers of at most 15 digits, first <= last, ranges rise and do not touch the
     /// previous one, and label ids exist. Lookups and iteration then never meet a range they
     /// could trap on, whatever the file says.
     package init(_ section: UnsafeRawBufferPointer, withLabels: Bool, name: String, labelCount: Int, path: String) throws {
@@ -21,7 +21,7 @@ package struct RangeTableReader {
         var previousLast: Int64 = 0
         for i in 0..<count {
             let r = range(i)
-            guard r.first > previousLast, r.first <= r.last, r.last <= E164.validValues.upperBound else {
+            guard r.first > previousLast, r.first <= r.last, r.last <= E164.largestNumber else {
                 throw CallDirError(.corruptIndex, "\(name): range \(i) is out of order, overlapping, empty or out of range",
                                    path: path)
             }
