@@ -9,7 +9,8 @@ import CallDirReader
 /// previous index when the device holds it), records the feed state beside the index, and
 /// reloads the extension until the device holds the new list (`ReloadCoordinator.loadAll`:
 /// an update, only the changes, when v1 was loaded completely). Any failure before the install
-/// leaves the index, the store and the state as they were; a failed load is resumed by the
+/// leaves the index, the store and the state as they were (a failure of the install itself
+/// leaves the state recording the new serial: the next call completes the install); a failed load is resumed by the
 /// next call (or `loadAll`).
 public struct FeedPhoneUpdater: Sendable {
     public let follower: FeedFollower
@@ -73,6 +74,9 @@ public struct FeedPhoneUpdater: Sendable {
                                  transport: some FeedTransport) async throws -> Result {
         let received = try await follower.download(path, size: size, sha256: sha256, transport: transport, to: downloadPath,
                                                    role: viaDelta ? "the downloaded delta" : "the downloaded index")
+        // The state first (FORMAT.md, "Update feed", step 7): once the new index may be in
+        // place, the older serial is never accepted again, whatever fails after.
+        try record(manifest)
         do {
             if viaDelta {
                 _ = try await coordinator.installDelta(downloadPath, expecting: expected, check: verify)
@@ -82,7 +86,6 @@ public struct FeedPhoneUpdater: Sendable {
         } catch let error as CallDirError {
             throw FeedFollower.feedError(error, source: transport.location(path))
         }
-        try record(manifest)
         return .installed(serial: manifest.serial, viaDelta: viaDelta, downloaded: received)
     }
 

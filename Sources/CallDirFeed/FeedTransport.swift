@@ -77,15 +77,17 @@ public struct FeedCheck: Sendable {
 
     /// `nil` when the server says the manifest is unchanged since `ifNoneMatch`.
     public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
-                           installedSHA256: String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
+                           installedSHA256: String?, now: Int64, pinnedFeed: String? = nil,
+                           ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         try await run(transport: transport, trusted: trusted, state: state, installedSHA256: { installedSHA256 },
-                      now: now, ifNoneMatch: ifNoneMatch)
+                      now: now, pinnedFeed: pinnedFeed, ifNoneMatch: ifNoneMatch)
     }
 
     /// `installedSHA256` is asked for only when the manifest was fetched (hashing a large
     /// index is skipped when the server answers "not modified").
     public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
-                           installedSHA256: () -> String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
+                           installedSHA256: () -> String?, now: Int64, pinnedFeed: String? = nil,
+                           ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         guard !trusted.isEmpty else { throw FeedError(.usage, "no trusted key: pass --trusted-key ed25519:<hex>") }
         guard let manifest = try await transport.fetch(FeedManifest.fileName, maxBytes: FeedJSON.maxBytes,
                                                        ifNoneMatch: ifNoneMatch) else { return nil }
@@ -97,7 +99,7 @@ public struct FeedCheck: Sendable {
                                               manifestName: transport.location(FeedManifest.fileName),
                                               signatureName: transport.location(FeedManifest.signatureFileName))
         let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256(), now: now,
-                                       source: transport.location(FeedManifest.fileName))
+                                       pinnedFeed: pinnedFeed, source: transport.location(FeedManifest.fileName))
         return FeedCheck(manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
     }
 }

@@ -30,6 +30,23 @@ package enum FeedFiles {
         }
     }
 
+    /// Runs `body` holding an exclusive flock(2) on the folder itself (no lock file to serve or
+    /// leave behind; released by the kernel if the process dies). Another holder: check `busy`.
+    package static func withFolderLock<T>(_ folder: String, _ body: () throws -> T) throws -> T {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw FeedError(.install, "cannot open the folder to lock it: \(String(cString: strerror(errno)))", path: folder)
+        }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            throw FeedError(busy ? .busy : .install, busy ? "another `calldir publish` is publishing into this feed folder; "
+                            + "nothing was changed: run again once it has finished"
+                            : "cannot lock the folder: \(String(cString: strerror(errno)))", path: folder)
+        }
+        return try body()
+    }
+
     package static func publish(_ bytes: [UInt8], to path: String, role: String) throws {
         try AtomicText.publish(String(decoding: bytes, as: UTF8.self), to: path, role: role)
     }

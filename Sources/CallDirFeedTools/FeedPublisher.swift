@@ -14,6 +14,9 @@ package enum FeedPublisher {
         package var expiresAfter: Int64 = 7 * 86400
         package var grace: Int64 = 3600
         package var now: Int64 = FeedText.now()
+        /// The feed id for a first publication (`--feed-id`); else 32 random hex digits. A
+        /// feed keeps the id of its first manifest: another is refused.
+        package var feedId: String?
         package var temporaryFolder = "/tmp"
         package init() {}
     }
@@ -27,12 +30,29 @@ package enum FeedPublisher {
     }
 
     package static let historyFolder = "history"
+    /// The longest `--expires`: a manifest valid for longer would freeze followers for longer.
+    package static let maxExpiresAfter: Int64 = 366 * 86400
 
+    /// Publishes NEW holding the feed folder's lock: a second `publish` at the same time is
+    /// refused (check `busy`) before it changes anything.
     package static func publish(index newPath: String, feed: String, key: FeedPrivateKey, options: Options) throws -> Outcome {
         guard options.keep >= 0 else { throw FeedError(.usage, "--keep must be 0 or more") }
+        guard (1...maxExpiresAfter).contains(options.expiresAfter) else {
+            throw FeedError(.usage, "--expires must be between 1s and \(maxExpiresAfter / 86400)d")
+        }
+        if let id = options.feedId, !FeedManifest.isValidFeedId(id) {
+            throw FeedError(.usage, "--feed-id must be 1 to 64 letters, digits, '.', '_' or '-'")
+        }
         let new = try CallDirIndex(path: newPath, verify: true)
+        try FeedFiles.makeFolder(feed)
+        return try FeedFiles.withFolderLock(feed) {
+            try publishLocked(new, feed: feed, key: key, options: options)
+        }
+    }
+
+    private static func publishLocked(_ new: CallDirIndex, feed: String, key: FeedPrivateKey, options: Options) throws -> Outcome {
         let sha = FeedFiles.sha256(new.file)
-        for folder in [feed, feed + "/index", feed + "/delta", feed + "/" + historyFolder] { try FeedFiles.makeFolder(folder) }
+        for folder in [feed + "/index", feed + "/delta", feed + "/" + historyFolder] { try FeedFiles.makeFolder(folder) }
 
         // The previous manifest, checked with our own key: a tampered folder is not extended.
         var previous: FeedManifest?
@@ -43,7 +63,8 @@ package enum FeedPublisher {
                                                 manifestName: feed + "/" + FeedManifest.fileName,
                                                 signatureName: feed + "/" + FeedManifest.signatureFileName)
         }
-        let serial = max(previous?.serial ?? 0, history(feed).map(\.serial).max() ?? 0) + 1
+        let serial = try nextSerial(previous: previous, feed: feed)
+        let feedId = try feedIdentity(previous: previous, options: options)
 
         // 1. The index, by its SHA-256.
         let indexPath = "index/\(sha).calldir"
@@ -62,7 +83,7 @@ package enum FeedPublisher {
                 bases.append(candidate)
             }
         }
-        var outcome = Outcome(manifest: FeedManifest(serial: serial, created: options.now, expires: options.now + options.expiresAfter,
+        var outcome = Outcome(manifest: FeedManifest(feed: feedId, serial: serial, created: options.now, expires: options.now + options.expiresAfter,
                                                      keyId: key.publicKey.keyId, index: entry, deltas: []))
         // Yesterday's index (when a base) is diffed; every older base's delta is composed from
         // the one to yesterday this folder already holds and that diff (DeltaComposer), which
@@ -113,9 +134,34 @@ package enum FeedPublisher {
         try FeedFiles.publish(try FeedSignature.render(manifest: bytes, keys: [key]),
                               to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
 
-        // 4. Prune what no manifest of the grace period (nor the previous one) names.
-        outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace)
+        // 4. Prune what no manifest of the grace period (nor this one, nor the previous one) names.
+        outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace,
+                                   keeping: [outcome.manifest] + (previous.map { [$0] } ?? []))
         return outcome
+    }
+
+    /// The previous manifest's serial + 1, or past history/'s when the manifest was removed by
+    /// hand; refused (not trapped) when that would overflow (a planted history/ file).
+    static func nextSerial(previous: FeedManifest?, feed: String) throws -> Int64 {
+        let last = previous?.serial ?? history(feed).map(\.serial).max() ?? 0
+        let (next, overflow) = last.addingReportingOverflow(1)
+        guard !overflow else {
+            throw FeedError(.manifest, "the last serial is \(last): no next serial (a file planted in \(historyFolder)/?)", path: feed)
+        }
+        return next
+    }
+
+    /// The feed id: the previous manifest's, else `--feed-id`, else a new random one.
+    static func feedIdentity(previous: FeedManifest?, options: Options) throws -> String {
+        if let id = previous?.feed {
+            guard options.feedId == nil || options.feedId == id else {
+                throw FeedError(.usage, "this feed's id is \"\(id)\" (chosen at its first publication); --feed-id cannot change it")
+            }
+            return id
+        }
+        if let id = options.feedId { return id }
+        var random = SystemRandomNumberGenerator()
+        return FeedText.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
     /// The delta from the published index `base` to NEW, under its own SHA-256: diffed, or
@@ -159,10 +205,10 @@ package enum FeedPublisher {
         }.sorted { $0.serial > $1.serial }
     }
 
-    static func prune(feed: String, now: Int64, grace: Int64) throws -> [String] {
+    static func prune(feed: String, now: Int64, grace: Int64, keeping: [FeedManifest]) throws -> [String] {
         let all = history(feed)
-        // The current and the previous manifest always; older ones while in the grace period.
-        let kept = all.enumerated().filter { $0.offset < 2 || $0.element.created >= now - grace }.map(\.element)
+        // The manifests written and replaced now always; older ones while in the grace period.
+        let kept = keeping + all.filter { m in m.created >= now - grace && !keeping.contains { $0.serial == m.serial } }
         var named = Set<String>()
         for m in kept {
             named.insert(m.index.path)
