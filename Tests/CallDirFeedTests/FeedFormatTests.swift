@@ -1,4 +1,5 @@
 import CallDirFeed
+import Foundation
 import Testing
 
 /// The feed's format and checks without a server: manifest bytes, signatures, rollback,
@@ -154,5 +155,18 @@ struct FeedFormatTests {
     func errorsArePrintable() {
         let error = FeedError(.transport, "the server answered 500 \u{1B}[2J\r\u{9B}x", path: "http://h/\u{7}")
         #expect(error.description == "http://h/\\u{7}: feed check 'transport' failed: the server answered 500 \\u{1b}[2J\\u{d}\\u{9b}x")
+    }
+
+    @Test("FORMAT.md's example (the golden manifest of format 2): its signature verifies with the key printed there and it parses to feed, serial and delta")
+    func formatExampleVerifies() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("FORMAT.md"), encoding: .utf8)
+        let example = try #require(text.range(of: "### Example\n\nTwo publications").map { String(text[$0.upperBound...]) })
+        let blocks = example.components(separatedBy: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        try #require(blocks.count >= 2)
+        let key = try #require(example.split(separator: "`").first { $0.hasPrefix("ed25519:") }.map(String.init))
+        let manifest = try FeedSignature.verify(manifest: Array(blocks[0].utf8), signature: Array(blocks[1].utf8),
+                                                trusted: [try FeedPublicKey(text: key)])
+        #expect(manifest.feed == "lists.example-spam" && manifest.serial == 2 && manifest.deltas.count == 1)
     }
 }
