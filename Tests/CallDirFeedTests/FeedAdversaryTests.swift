@@ -10,6 +10,15 @@ import Testing
 struct FeedAdversaryTests {
     typealias Setup = FeedServerTests.Setup
 
+    /// A feed with v1 published (`Setup`), served by the hostile server while `body` runs.
+    static func withHostileServer(_ body: (Setup, ChildServer) throws -> Void) throws {
+        let s = try Setup()
+        defer { s.scratch.remove() }
+        let server = try ChildServer.hostile(root: s.feed)
+        defer { server.stop() }
+        try body(s, server)
+    }
+
     static func rules(_ s: Setup, _ rules: [String: String]) throws {
         try JSONSerialization.data(withJSONObject: rules).write(to: URL(fileURLWithPath: s.scratch.file("rules.json")))
     }
@@ -56,116 +65,104 @@ struct FeedAdversaryTests {
     @Test("slow retrieval: a server trickling a byte every half second (headers or body) is cut off as stalled (69, 'timeout') after the stall window",
           arguments: Trickle.allCases)
     func trickle(_ trickle: Trickle) throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        try #require(try s.update(server.url).status == 0)
-        try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
-        try s.publish("v2.calldir")
-        let delta = try s.manifest().deltas[0].path
-        switch trickle {
-        case .manifestBody: try Self.rules(s, ["manifest.json": "trickle"])
-        case .manifestHeaders: try Self.rules(s, ["manifest.json": "trickle-head"])
-        case .deltaBody: try Self.rules(s, [delta: "trickle"])
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try #require(try s.update(server.url).status == 0)
+            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
+            try s.publish("v2.calldir")
+            let delta = try s.manifest().deltas[0].path
+            switch trickle {
+            case .manifestBody: try Self.rules(s, ["manifest.json": "trickle"])
+            case .manifestHeaders: try Self.rules(s, ["manifest.json": "trickle-head"])
+            case .deltaBody: try Self.rules(s, [delta: "trickle"])
+            }
+            let before = FeedBin.bytes(s.follower)
+            let result = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--index", s.follower,
+                                          "--stall-window", "2"], limit: 60)
+            #expect(!result.killed, "update still running after 60 s against a trickling server")
+            #expect(result.status == 69, "\(result.stderr)")
+            #expect(result.stderr.contains("feed check 'timeout' failed") && result.stderr.contains("stalled"), "\(result.stderr)")
+            #expect(FeedBin.bytes(s.follower) == before)
         }
-        let before = FeedBin.bytes(s.follower)
-        let result = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--index", s.follower,
-                                      "--stall-window", "2"], limit: 60)
-        #expect(!result.killed, "update still running after 60 s against a trickling server")
-        #expect(result.status == 69, "\(result.stderr)")
-        #expect(result.stderr.contains("feed check 'timeout' failed") && result.stderr.contains("stalled"), "\(result.stderr)")
-        #expect(FeedBin.bytes(s.follower) == before)
     }
 
     @Test("--timeout is the whole update: a server fast enough for the minimum rate but too slow for the time limit is cut off (69)")
     func wholeUpdateDeadline() throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        try Self.rules(s, ["manifest.json": "trickle"])
-        let result = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--index", s.follower,
-                                      "--min-rate", "1", "--stall-window", "1", "--timeout", "3"], limit: 60)
-        #expect(!result.killed, "update still running after 60 s with --timeout 3")
-        #expect(result.status == 69 && result.stderr.contains("time limit (--timeout 3 s)"), "\(result.stderr)")
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try Self.rules(s, ["manifest.json": "trickle"])
+            let result = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--index", s.follower,
+                                          "--min-rate", "1", "--stall-window", "1", "--timeout", "3"], limit: 60)
+            #expect(!result.killed, "update still running after 60 s with --timeout 3")
+            #expect(result.status == 69 && result.stderr.contains("time limit (--timeout 3 s)"), "\(result.stderr)")
+        }
     }
 
     @Test("escape sequences in an unsigned signature file reach the terminal escaped")
     func networkTextIsEscaped() throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        try Data("ed25519 \u{1B}]0;owned\u{07}\u{1B}[2J\r\n".utf8).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
-        let result = try s.update(server.url)
-        #expect(result.status == 65, "\(result.stderr)")
-        #expect(!result.stderr.utf8.contains(0x1B) && !result.stderr.utf8.contains(0x07) && !result.stderr.utf8.contains(0x0D))
-        #expect(result.stderr.contains("\\u{1b}]0;owned"), "\(result.stderr)")
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try Data("ed25519 \u{1B}]0;owned\u{07}\u{1B}[2J\r\n".utf8).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
+            let result = try s.update(server.url)
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(!result.stderr.utf8.contains(0x1B) && !result.stderr.utf8.contains(0x07) && !result.stderr.utf8.contains(0x0D))
+            #expect(result.stderr.contains("\\u{1b}]0;owned"), "\(result.stderr)")
+        }
     }
 
     @Test("a temporary left by a killed update (its owner gone) is removed by the next update")
     func staleTemporariesRemoved() throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        // The name AtomicFile gives the download beside the index, with a PID that cannot be running.
-        let stale = s.scratch.file("follower/.index.calldir.feed-new.calldir.tmp.999999999.AbC123")
-        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: stale))
-        let result = try s.update(server.url)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: stale))
+        try FeedAdversaryTests.withHostileServer { s, server in
+            // The name AtomicFile gives the download beside the index, with a PID that cannot be running.
+            let stale = s.scratch.file("follower/.index.calldir.feed-new.calldir.tmp.999999999.AbC123")
+            try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: stale))
+            let result = try s.update(server.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: stale))
+        }
     }
 
     @Test("--index naming a FIFO or a symbolic link is refused (64) and left as it is, as the -o outputs' check does")
     func indexThatIsNotARegularFile() throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        let fifo = s.scratch.file("follower/fifo.calldir")
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let target = s.scratch.file("follower/target.calldir")
-        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
-        let link = s.scratch.file("follower/link.calldir")
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        for (path, word) in [(fifo, "a FIFO"), (link, "a symbolic link")] {
-            let result = try s.update(server.url, index: path)
-            #expect(result.status == 64, "\(path): \(result.stdout)\(result.stderr)")
-            #expect(result.stderr.contains(word), "\(result.stderr)")
+        try FeedAdversaryTests.withHostileServer { s, server in
+            let fifo = s.scratch.file("follower/fifo.calldir")
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let target = s.scratch.file("follower/target.calldir")
+            try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
+            let link = s.scratch.file("follower/link.calldir")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            for (path, word) in [(fifo, "a FIFO"), (link, "a symbolic link")] {
+                let result = try s.update(server.url, index: path)
+                #expect(result.status == 64, "\(path): \(result.stdout)\(result.stderr)")
+                #expect(result.stderr.contains(word), "\(result.stderr)")
+            }
+            var info = stat()
+            #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+            #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+            #expect(FeedBin.bytes(target) == Data("keep me".utf8))
         }
-        var info = stat()
-        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
-        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
-        #expect(FeedBin.bytes(target) == Data("keep me".utf8))
     }
 
     @Test("a damaged delta that the signed manifest names (its SHA-256 matching) is reported as damaged (67, 'digest'), not as a local write failure (74)")
     func damagedDelta() throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        try #require(try s.update(server.url).status == 0)
-        try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
-        try s.publish("v2.calldir")
-        var m = try s.manifest()
-        var bytes = try #require(FeedBin.bytes(s.feed + "/" + m.deltas[0].path))
-        bytes[bytes.count / 2] ^= 0x5A
-        let sha = bytes.withUnsafeBytes { FeedDigest.hex($0) }
-        try bytes.write(to: URL(fileURLWithPath: s.feed + "/delta/\(sha).calldelta"))
-        m.deltas[0].path = "delta/\(sha).calldelta"
-        m.deltas[0].sha256 = sha
-        let key = try FeedPrivateKey(fileText: String(contentsOfFile: s.scratch.file("feed.key"), encoding: .utf8), path: "key")
-        try Data(m.rendered()).write(to: URL(fileURLWithPath: s.feed + "/manifest.json"))
-        try Data(try FeedSignature.render(manifest: m.rendered(), keys: [key])).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
-        let before = FeedBin.bytes(s.follower)
-        let result = try s.update(server.url)
-        #expect(result.status == 67 && result.stderr.contains("feed check 'digest' failed") && result.stderr.contains("damaged"),
-                "\(result.status) \(result.stderr)")
-        #expect(FeedBin.bytes(s.follower) == before)
-        let verify = try FeedBin.run(["verify", "--feed", s.feed, "--trusted-key", s.publicKey])
-        #expect(verify.status == 67, "\(verify.stderr)")
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try #require(try s.update(server.url).status == 0)
+            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
+            try s.publish("v2.calldir")
+            var m = try s.manifest()
+            var bytes = try #require(FeedBin.bytes(s.feed + "/" + m.deltas[0].path))
+            bytes[bytes.count / 2] ^= 0x5A
+            let sha = bytes.withUnsafeBytes { FeedDigest.hex($0) }
+            try bytes.write(to: URL(fileURLWithPath: s.feed + "/delta/\(sha).calldelta"))
+            m.deltas[0].path = "delta/\(sha).calldelta"
+            m.deltas[0].sha256 = sha
+            let key = try FeedPrivateKey(fileText: String(contentsOfFile: s.scratch.file("feed.key"), encoding: .utf8), path: "key")
+            try Data(m.rendered()).write(to: URL(fileURLWithPath: s.feed + "/manifest.json"))
+            try Data(try FeedSignature.render(manifest: m.rendered(), keys: [key])).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
+            let before = FeedBin.bytes(s.follower)
+            let result = try s.update(server.url)
+            #expect(result.status == 67 && result.stderr.contains("feed check 'digest' failed") && result.stderr.contains("damaged"),
+                    "\(result.status) \(result.stderr)")
+            #expect(FeedBin.bytes(s.follower) == before)
+            let verify = try FeedBin.run(["verify", "--feed", s.feed, "--trusted-key", s.publicKey])
+            #expect(verify.status == 67, "\(verify.stderr)")
+        }
     }
 }

@@ -39,46 +39,42 @@ struct FeedDaemonAdversaryTests {
 
     @Test("a mirror trickling the manifest: the daemon reports state \"stalled\" and calldir_feed_stalled 1, serial 1 from its saved state")
     func stalledMirror() throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        try #require(try s.update(server.url).status == 0)
-        try FeedAdversaryTests.rules(s, ["manifest.json": "trickle"])
-        let daemon = try Self.daemon(s, url: server.url, ["--follow-stall-window", "1"])
-        defer { daemon.stop() }
-        let health = Self.wait(daemon.port, "/healthz", for: "\"state\":\"stalled\"")
-        #expect(health.contains("\"serial\":1,\"state\":\"stalled\""), "\(health)")
-        let metrics = try #require(FeedFollowTests.get(daemon.port, "/metrics")).1
-        #expect(Self.metric(metrics, "calldir_feed_stalled") == 1 && Self.metric(metrics, "calldir_feed_serial") == 1, "\(metrics)")
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try #require(try s.update(server.url).status == 0)
+            try FeedAdversaryTests.rules(s, ["manifest.json": "trickle"])
+            let daemon = try Self.daemon(s, url: server.url, ["--follow-stall-window", "1"])
+            defer { daemon.stop() }
+            let health = Self.wait(daemon.port, "/healthz", for: "\"state\":\"stalled\"")
+            #expect(health.contains("\"serial\":1,\"state\":\"stalled\""), "\(health)")
+            let metrics = try #require(FeedFollowTests.get(daemon.port, "/metrics")).1
+            #expect(Self.metric(metrics, "calldir_feed_stalled") == 1 && Self.metric(metrics, "calldir_feed_serial") == 1, "\(metrics)")
+        }
     }
 
     @Test("a mirror answering 'not modified' forever: once the manifest expires the daemon reports it (state \"expired\", failures, calldir_feed_expired 1); after a restart on a failing feed the metrics come from the saved state")
     func frozenMirror() throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
-        try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
-        try s.publish("v2.calldir", ["--expires", "8s"])
-        try #require(try s.update(server.url).status == 0)
-        try FeedAdversaryTests.rules(s, ["manifest.json": "304"])
-        var daemon = try Self.daemon(s, url: server.url)
-        // The served manifest expires; then a poll answered 'not modified' fails.
-        let health = Self.wait(daemon.port, "/healthz", for: "feed check 'expired' failed")
-        #expect(health.contains("\"serial\":2,\"state\":\"expired\""), "\(health)")
-        #expect(health.contains("feed check 'expired' failed"), "\(health)")
-        var metrics = try #require(FeedFollowTests.get(daemon.port, "/metrics")).1
-        #expect(Self.metric(metrics, "calldir_feed_expired") == 1, "\(metrics)")
-        #expect((Self.metric(metrics, "calldir_feed_failures_total") ?? 0) > 0, "\(metrics)")
-        daemon.stop()
-        // Restarted while the feed fails outright: serial, age and expiry from the state file.
-        try FeedAdversaryTests.rules(s, ["manifest.json": "missing"])
-        daemon = try Self.daemon(s, url: server.url)
-        defer { daemon.stop() }
-        metrics = try #require(FeedFollowTests.get(daemon.port, "/metrics")).1
-        #expect(Self.metric(metrics, "calldir_feed_serial") == 2, "\(metrics)")
-        #expect((Self.metric(metrics, "calldir_feed_age_seconds") ?? 0) > 0, "\(metrics)")
-        #expect(Self.metric(metrics, "calldir_feed_expired") == 1, "\(metrics)")
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
+            try s.publish("v2.calldir", ["--expires", "8s"])
+            try #require(try s.update(server.url).status == 0)
+            try FeedAdversaryTests.rules(s, ["manifest.json": "304"])
+            var daemon = try Self.daemon(s, url: server.url)
+            // The served manifest expires; then a poll answered 'not modified' fails.
+            let health = Self.wait(daemon.port, "/healthz", for: "feed check 'expired' failed")
+            #expect(health.contains("\"serial\":2,\"state\":\"expired\""), "\(health)")
+            #expect(health.contains("feed check 'expired' failed"), "\(health)")
+            var metrics = try #require(FeedFollowTests.get(daemon.port, "/metrics")).1
+            #expect(Self.metric(metrics, "calldir_feed_expired") == 1, "\(metrics)")
+            #expect((Self.metric(metrics, "calldir_feed_failures_total") ?? 0) > 0, "\(metrics)")
+            daemon.stop()
+            // Restarted while the feed fails outright: serial, age and expiry from the state file.
+            try FeedAdversaryTests.rules(s, ["manifest.json": "missing"])
+            daemon = try Self.daemon(s, url: server.url)
+            defer { daemon.stop() }
+            metrics = try #require(FeedFollowTests.get(daemon.port, "/metrics")).1
+            #expect(Self.metric(metrics, "calldir_feed_serial") == 2, "\(metrics)")
+            #expect((Self.metric(metrics, "calldir_feed_age_seconds") ?? 0) > 0, "\(metrics)")
+            #expect(Self.metric(metrics, "calldir_feed_expired") == 1, "\(metrics)")
+        }
     }
 }
