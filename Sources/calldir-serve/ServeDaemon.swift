@@ -8,6 +8,7 @@ import Logging
 import CallDirServeOptions
 import CallDirFeedOptions
 import CallDirFeed
+import CallDirPatch
 import CallDirFeedHTTP
 import CallDirReader
 
@@ -60,6 +61,10 @@ struct ServeDaemon: ParsableCommand {
         var firstETag: String?
         var fetchedFirst = false
         if let url = options.follow {
+            // The follower renames new indexes over --index: never over a device, FIFO or link.
+            do { try AtomicFile.requireRegularOrAbsent(index, role: "--follow") } catch let error as CallDirError {
+                throw ValidationError(error.description)
+            }
             let keys: [FeedPublicKey]
             do { keys = try options.trustedKeys.map { try FeedPublicKey(text: $0) } } catch { throw ValidationError("\(error)") }
             var deadlines = FeedDeadlines()

@@ -165,4 +165,22 @@ struct FeedAdversaryTests {
             #expect(verify.status == 67, "\(verify.stderr)")
         }
     }
+
+    @Test("serve --follow --index naming a FIFO or a symbolic link is refused at start (64), left as it is")
+    func followIndexThatIsNotARegularFile() throws {
+        try FeedAdversaryTests.withHostileServer { s, server in
+            let fifo = s.scratch.file("follower/fifo.calldir")
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let link = s.scratch.file("follower/link.calldir")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: s.scratch.file("v1.calldir"))
+            for path in [fifo, link] {
+                let result = try FeedBin.run(["--index", path, "--port", "0", "--follow", server.url, "--trusted-key", s.publicKey],
+                                             binary: "calldir-serve", limit: 30)
+                #expect(!result.killed && result.status == 64, "\(path): \(result.stderr)")
+            }
+            var info = stat()
+            #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+            #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+        }
+    }
 }
