@@ -100,9 +100,12 @@ public struct FeedFollower: Sendable {
     }
 
     /// What to record beside the index once the manifest's index is installed.
-    public func state(after manifest: FeedManifest) -> FeedState {
-        FeedState(feed: manifest.feed, expires: manifest.expires, serial: manifest.serial, sha256: manifest.index.sha256, keyId: manifest.keyId,
-                  manifestCreated: manifest.created, installed: now())
+    public func state(after check: FeedCheck) -> FeedState {
+        let manifest = check.manifest
+        var state = FeedState(feed: manifest.feed, expires: manifest.expires, serial: manifest.serial, sha256: manifest.index.sha256,
+                              keyId: manifest.keyId, manifestCreated: manifest.created, installed: now())
+        state.root = check.root.version > 1 ? check.root : nil
+        return state
     }
 
     /// SHA-256 of a whole mapped file, dropping each chunk's pages once hashed (RSS stays small).

@@ -12,6 +12,8 @@ public struct FeedState: Sendable, Equatable {
     public var feed: String?
     /// When the manifest recorded expires (nil in a format-1 state).
     public var expires: Int64?
+    /// The trusted keys after the last rotation walked (nil: still `--trusted-key`, version 1).
+    public var root: FeedRoot?
     public var serial: Int64
     public var sha256: String
     public var keyId: String
@@ -33,6 +35,9 @@ public struct FeedState: Sendable, Equatable {
             ("sha256", .string(sha256)), ("keyId", .string(keyId)), ("manifestCreated", .string(FeedText.timestamp(manifestCreated))),
             ("expires", expires.map { FeedJSON.string(FeedText.timestamp($0)) } ?? .null),
             ("installed", .string(FeedText.timestamp(installed))),
+            ("root", root.map { r in
+                FeedJSON.object([("version", .int(r.version)), ("keys", .array(r.keys.map { .string($0.text) })), ("serial", .int(r.serial))])
+            } ?? .null),
         ])
         return Array((json.rendered(pretty: true) + "\n").utf8)
     }
@@ -48,7 +53,7 @@ public struct FeedState: Sendable, Equatable {
             throw FeedError(.install, "not a feed state file of format 1 or 2 (format, serial, sha256, keyId, "
                             + "manifestCreated, installed); remove it only if you trust the installed index", path: name)
         }
-        var feed: String?, expires: Int64?
+        var feed: String?, expires: Int64?, root: FeedRoot?
         if format >= 2 {
             switch json["feed"] {
             case .string(let id)? where FeedManifest.isValidFeedId(id): feed = id
@@ -62,13 +67,33 @@ public struct FeedState: Sendable, Equatable {
             case .null?: break
             default: throw FeedError(.install, "\"expires\" must be a UTC time or null", path: name)
             }
+            root = try parseRoot(json["root"], name: name)
         }
-        return FeedState(feed: feed, expires: expires, serial: serial, sha256: sha, keyId: keyId, manifestCreated: c, installed: i)
+        var state = FeedState(feed: feed, expires: expires, serial: serial, sha256: sha, keyId: keyId, manifestCreated: c, installed: i)
+        state.root = root
+        return state
+    }
+
+    private static func parseRoot(_ json: FeedJSON?, name: String) throws -> FeedRoot? {
+        guard let json, json != .null else { return nil }
+        guard case .int(let version)? = json["version"], version >= 2, case .int(let serial)? = json["serial"],
+              case .array(let items)? = json["keys"], !items.isEmpty else {
+            throw FeedError(.install, "\"root\" must be null or an object with version, keys and serial", path: name)
+        }
+        let keys = try items.map { item -> FeedPublicKey in
+            guard case .string(let text) = item else { throw FeedError(.install, "\"root\".keys holds strings", path: name) }
+            return try FeedPublicKey(text: text)
+        }
+        return FeedRoot(version: version, keys: keys, serial: serial)
     }
 }
 
 /// The checks between a verified manifest and what is installed, and the choice of download.
 public enum FeedPolicy {
+    /// The most a serial may grow in one step: a leaked key cannot sign serial Int64.max and lock
+    /// the honest publisher out for good (a key rotation lowers the floor again, `FeedRoot`).
+    public static let maxSerialStep: Int64 = 1 << 20
+
     public enum Plan: Sendable, Equatable {
         /// The installed index is the manifest's (same SHA-256): nothing to download.
         case upToDate
@@ -93,6 +118,11 @@ public enum FeedPolicy {
                             path: source)
         }
         if let state {
+            if manifest.serial - state.serial > maxSerialStep {
+                throw FeedError(.rollback, "the manifest's serial \(manifest.serial) jumps more than \(maxSerialStep) past the "
+                                + "installed serial \(state.serial) (a leaked key pushing serials out of the publisher's reach); "
+                                + "the installed index is kept", path: source)
+            }
             if manifest.serial < state.serial {
                 throw FeedError(.rollback, "the manifest's serial \(manifest.serial) is lower than the installed serial "
                                 + "\(state.serial): an older manifest replayed; the installed index is kept", path: source)

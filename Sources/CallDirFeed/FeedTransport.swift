@@ -70,6 +70,8 @@ public final class FeedDownloadSink {
 /// verify them with the trusted keys, check expiry and rollback against the installed state,
 /// and choose the download.
 public struct FeedCheck: Sendable {
+    /// The trusted keys after walking the feed's rotation statements (record it in the state).
+    public var root: FeedRoot
     public var manifest: FeedManifest
     public var manifestBytes: [UInt8]
     public var etag: String?
@@ -89,17 +91,41 @@ public struct FeedCheck: Sendable {
                            installedSHA256: () -> String?, now: Int64, pinnedFeed: String? = nil,
                            ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         guard !trusted.isEmpty else { throw FeedError(.usage, "no trusted key: pass --trusted-key ed25519:<hex>") }
+        let known = state?.root ?? FeedRoot(version: 1, keys: trusted, serial: 0)
+        let root = try await walk(from: known, transport: transport, feed: pinnedFeed ?? state?.feed)
+        var state = state
+        if root.version > known.version, var adopted = state {
+            // New keys sign from `root.serial` on: the floor below it, whatever an old key pushed.
+            adopted.serial = min(adopted.serial, root.serial - 1)
+            state = adopted
+        }
         guard let manifest = try await transport.fetch(FeedManifest.fileName, maxBytes: FeedJSON.maxBytes,
                                                        ifNoneMatch: ifNoneMatch) else { return nil }
         guard let signature = try await transport.fetch(FeedManifest.signatureFileName, maxBytes: 4096, ifNoneMatch: nil) else {
             throw FeedError(.transport, "the server answered 'not modified' to an unconditional request",
                             path: FeedManifest.signatureFileName)
         }
-        let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: trusted,
+        let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: root.keys,
                                               manifestName: transport.location(FeedManifest.fileName),
                                               signatureName: transport.location(FeedManifest.signatureFileName))
         let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256(), now: now,
                                        pinnedFeed: pinnedFeed, source: transport.location(FeedManifest.fileName))
-        return FeedCheck(manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
+        return FeedCheck(root: root, manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
+    }
+
+    /// Walks `root/<version>.json` from the version after `root` until the feed has no next one.
+    static func walk(from root: FeedRoot, transport: some FeedTransport, feed: String?) async throws -> FeedRoot {
+        var root = root
+        for _ in 0..<FeedRoot.maxStepsPerCheck {
+            let path = FeedRoot.path(version: root.version + 1)
+            let statement: FeedFetched?
+            do { statement = try await transport.fetch(path, maxBytes: 1 << 16, ifNoneMatch: nil) } catch let error as FeedError
+                where error.check == .missing { return root }
+            guard let statement, let signature = try await transport.fetch(path + ".sig", maxBytes: 4096, ifNoneMatch: nil) else {
+                return root
+            }
+            root = try root.next(statement: statement.bytes, signature: signature.bytes, feed: feed, name: transport.location(path))
+        }
+        return root
     }
 }

@@ -29,6 +29,9 @@ public struct PublishOptions: ParsableArguments {
     @Option(help: "How many previously published indexes get a delta to the new one.")
     public var keep = 7
 
+    @Option(name: .customLong("rotate-from"), help: ArgumentHelp("Rotate the feed's key: the private key the feed is signed with now; --key becomes its key through a rotation statement both sign, which followers walk (no reinstall, deltas kept).", valueName: "file"))
+    public var rotateFrom: String?
+
     @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed's id, at its first publication (default: 32 random hex digits); it is signed into every manifest and followers refuse another feed's.", valueName: "id"))
     public var feedId: String?
 

@@ -17,6 +17,9 @@ package enum FeedPublisher {
         /// The feed id for a first publication (`--feed-id`); else 32 random hex digits. A
         /// feed keeps the id of its first manifest: another is refused.
         package var feedId: String?
+        /// `--rotate-from`: the key the feed is signed with now; `key` becomes the feed's key
+        /// through a rotation statement both sign (`FeedRoot`, FORMAT.md "Key rotation").
+        package var rotateFrom: FeedPrivateKey?
         package var temporaryFolder = "/tmp"
         package init() {}
     }
@@ -59,12 +62,15 @@ package enum FeedPublisher {
         let previousBytes = try FeedFiles.read(feed + "/" + FeedManifest.fileName, maxBytes: FeedJSON.maxBytes)
         if let bytes = previousBytes {
             let signature = try FeedFiles.read(feed + "/" + FeedManifest.signatureFileName, maxBytes: 4096) ?? []
-            previous = try FeedSignature.verify(manifest: bytes, signature: signature, trusted: [key.publicKey],
+            previous = try FeedSignature.verify(manifest: bytes, signature: signature, trusted: [(options.rotateFrom ?? key).publicKey],
                                                 manifestName: feed + "/" + FeedManifest.fileName,
                                                 signatureName: feed + "/" + FeedManifest.signatureFileName)
         }
         let serial = try nextSerial(previous: previous, feed: feed)
         let feedId = try feedIdentity(previous: previous, options: options)
+        if let old = options.rotateFrom {
+            try rotate(feed: feed, from: old, to: key, feedId: feedId, serial: serial)
+        }
 
         // 1. The index, by its SHA-256.
         let indexPath = "index/\(sha).calldir"
@@ -127,7 +133,8 @@ package enum FeedPublisher {
         try FeedFiles.publish(bytes, to: feed + "/\(historyFolder)/\(serial).json", role: "the manifest's history copy")
         if let previousBytes {
             // For the moment between the two renames: a signature file valid for both manifests.
-            try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: [key]) + FeedSignature.render(manifest: bytes, keys: [key]),
+            let signers = [key] + (options.rotateFrom.map { [$0] } ?? [])
+            try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: signers) + FeedSignature.render(manifest: bytes, keys: [key]),
                                   to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
         }
         try FeedFiles.publish(bytes, to: feed + "/" + FeedManifest.fileName, role: "the manifest")
@@ -149,6 +156,26 @@ package enum FeedPublisher {
             throw FeedError(.manifest, "the last serial is \(last): no next serial (a file planted in \(historyFolder)/?)", path: feed)
         }
         return next
+    }
+
+    /// Writes the next rotation statement, `root/<version>.json` naming `new` from `serial` on,
+    /// signed by `old` (which must be the feed's current key) and `new`, before any manifest
+    /// signed by `new` exists.
+    static func rotate(feed: String, from old: FeedPrivateKey, to new: FeedPrivateKey, feedId: String, serial: Int64) throws {
+        try FeedFiles.makeFolder(feed + "/" + FeedRoot.folder)
+        let versions = Syscalls.folderEntries(feed + "/" + FeedRoot.folder).compactMap { name -> Int64? in
+            name.hasSuffix(".json") ? Int64(name.dropLast(5)) : nil
+        }
+        let current = versions.max() ?? 1
+        if current > 1, let bytes = try FeedFiles.read(feed + "/" + FeedRoot.path(version: current), maxBytes: 1 << 16),
+           !String(decoding: bytes, as: UTF8.self).contains(old.publicKey.text) {
+            throw FeedError(.usage, "--rotate-from is not the key rotation statement \(current) names", path: feed + "/" + FeedRoot.path(version: current))
+        }
+        let path = feed + "/" + FeedRoot.path(version: current + 1)
+        let statement = FeedRoot(version: current + 1, keys: [new.publicKey], serial: serial).rendered(feed: feedId)
+        try FeedFiles.publish(statement, to: path, role: "the rotation statement")
+        try FeedFiles.publish(try FeedSignature.render(manifest: statement, keys: [old, new]), to: path + ".sig",
+                              role: "the rotation statement's signature")
     }
 
     /// The feed id: the previous manifest's, else `--feed-id`, else a new random one.

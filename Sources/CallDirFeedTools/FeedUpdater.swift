@@ -85,15 +85,16 @@ package struct FeedUpdater: Sendable {
         switch check.plan {
         case .upToDate:
             // A new serial for the same index, or a format-1 state to pin the feed and its expiry in.
-            if state?.serial != manifest.serial || state?.feed != manifest.feed || state?.expires != manifest.expires {
-                try record(manifest)
+            if state?.serial != manifest.serial || state?.feed != manifest.feed || state?.expires != manifest.expires
+                || (state?.root ?? nil) != follower.state(after: check).root {
+                try record(check)
             }
             return .upToDate(serial: manifest.serial)
         case .full(let entry):
             let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
                                                        to: staging, role: "the index")
             try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
-            try record(manifest)
+            try record(check)
             try FeedFiles.rename(staging, over: indexPath)
             return .installed(serial: manifest.serial, viaDelta: false, downloaded: received)
         case .delta(let entry):
@@ -105,7 +106,7 @@ package struct FeedUpdater: Sendable {
             try follower.patch(installed: installed, deltaPath: deltaPath, output: staging, temporaryFolder: temporaryFolder,
                                source: transport.location(entry.path))
             try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
-            try record(manifest)
+            try record(check)
             try FeedFiles.rename(staging, over: indexPath)
             return .installed(serial: manifest.serial, viaDelta: true, downloaded: received)
         }
@@ -116,7 +117,7 @@ package struct FeedUpdater: Sendable {
         try FeedFollower.verify(file, against: manifest)
     }
 
-    func record(_ manifest: FeedManifest) throws {
-        try FeedFiles.publish(follower.state(after: manifest).rendered(), to: statePath, role: "the feed state")
+    func record(_ check: FeedCheck) throws {
+        try FeedFiles.publish(follower.state(after: check).rendered(), to: statePath, role: "the feed state")
     }
 }

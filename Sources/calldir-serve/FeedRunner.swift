@@ -57,11 +57,15 @@ enum FeedRunner {
         say(2, "calldir: private key in \(options.output) (key id \(key.publicKey.keyId)); give followers the public key above as --trusted-key\n")
     }
 
-    static func publish(_ options: PublishOptions) throws {
-        guard let keyText = try FeedFiles.read(options.key, maxBytes: 4096) else {
-            throw FeedError(.usage, "no such key file (make one with `calldir keygen -o FILE`)", path: options.key)
+    static func privateKey(_ path: String) throws -> FeedPrivateKey {
+        guard let keyText = try FeedFiles.read(path, maxBytes: 4096) else {
+            throw FeedError(.usage, "no such key file (make one with `calldir keygen -o FILE`)", path: path)
         }
-        let key = try FeedPrivateKey(fileText: String(decoding: keyText, as: UTF8.self), path: options.key)
+        return try FeedPrivateKey(fileText: String(decoding: keyText, as: UTF8.self), path: path)
+    }
+
+    static func publish(_ options: PublishOptions) throws {
+        let key = try privateKey(options.key)
         var settings = FeedPublisher.Options()
         settings.keep = options.keep
         guard let expires = FeedText.duration(options.expires), let grace = FeedText.duration(options.grace) else {
@@ -70,6 +74,7 @@ enum FeedRunner {
         settings.expiresAfter = expires
         settings.grace = grace
         settings.feedId = options.feedId
+        settings.rotateFrom = try options.rotateFrom.map(privateKey)
         let outcome = try FeedPublisher.publish(index: options.index, feed: options.feed, key: key, options: settings)
         let m = outcome.manifest
         if options.json {
