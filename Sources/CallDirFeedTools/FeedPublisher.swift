@@ -167,9 +167,10 @@ package enum FeedPublisher {
             name.hasSuffix(".json") ? Int64(name.dropLast(5)) : nil
         }
         let current = versions.max() ?? 1
-        if current > 1, let bytes = try FeedFiles.read(feed + "/" + FeedRoot.path(version: current), maxBytes: 1 << 16),
-           !String(decoding: bytes, as: UTF8.self).contains(old.publicKey.text) {
-            throw FeedError(.usage, "--rotate-from is not the key rotation statement \(current) names", path: feed + "/" + FeedRoot.path(version: current))
+        let currentPath = feed + "/" + FeedRoot.path(version: current)
+        if current > 1, let bytes = try FeedFiles.read(currentPath, maxBytes: 1 << 16),
+           case .array(let keys)? = try FeedJSON.parse(bytes, name: currentPath)["keys"], !keys.contains(.string(old.publicKey.text)) {
+            throw FeedError(.usage, "--rotate-from is not the key that rotation statement \(current) names", path: currentPath)
         }
         let path = feed + "/" + FeedRoot.path(version: current + 1)
         let statement = FeedRoot(version: current + 1, keys: [new.publicKey], serial: serial).rendered(feed: feedId)
