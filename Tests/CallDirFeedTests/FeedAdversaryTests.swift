@@ -19,6 +19,24 @@ struct FeedAdversaryTests {
         try body(s, server)
     }
 
+    /// A private FIFO and a symbolic link (to a small file) in the follower's folder.
+    static func notRegularFiles(_ s: Setup) throws -> (fifo: String, link: String, target: String) {
+        let fifo = s.scratch.file("follower/fifo.calldir")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let target = s.scratch.file("follower/target.calldir")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
+        let link = s.scratch.file("follower/link.calldir")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        return (fifo, link, target)
+    }
+
+    static func expectUntouched(fifo: String, link: String, target: String) {
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+        #expect(FeedBin.bytes(target) == Data("keep me".utf8))
+    }
+
     static func rules(_ s: Setup, _ rules: [String: String]) throws {
         try JSONSerialization.data(withJSONObject: rules).write(to: URL(fileURLWithPath: s.scratch.file("rules.json")))
     }
@@ -122,21 +140,13 @@ struct FeedAdversaryTests {
     @Test("--index naming a FIFO or a symbolic link is refused (64) and left as it is, as the -o outputs' check does")
     func indexThatIsNotARegularFile() throws {
         try FeedAdversaryTests.withHostileServer { s, server in
-            let fifo = s.scratch.file("follower/fifo.calldir")
-            try #require(mkfifo(fifo, 0o600) == 0)
-            let target = s.scratch.file("follower/target.calldir")
-            try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
-            let link = s.scratch.file("follower/link.calldir")
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let (fifo, link, target) = try Self.notRegularFiles(s)
             for (path, word) in [(fifo, "a FIFO"), (link, "a symbolic link")] {
                 let result = try s.update(server.url, index: path)
                 #expect(result.status == 64, "\(path): \(result.stdout)\(result.stderr)")
                 #expect(result.stderr.contains(word), "\(result.stderr)")
             }
-            var info = stat()
-            #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
-            #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
-            #expect(FeedBin.bytes(target) == Data("keep me".utf8))
+            Self.expectUntouched(fifo: fifo, link: link, target: target)
         }
     }
 
@@ -169,18 +179,13 @@ struct FeedAdversaryTests {
     @Test("serve --follow --index naming a FIFO or a symbolic link is refused at start (64), left as it is")
     func followIndexThatIsNotARegularFile() throws {
         try FeedAdversaryTests.withHostileServer { s, server in
-            let fifo = s.scratch.file("follower/fifo.calldir")
-            try #require(mkfifo(fifo, 0o600) == 0)
-            let link = s.scratch.file("follower/link.calldir")
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: s.scratch.file("v1.calldir"))
+            let (fifo, link, target) = try Self.notRegularFiles(s)
             for path in [fifo, link] {
                 let result = try FeedBin.run(["--index", path, "--port", "0", "--follow", server.url, "--trusted-key", s.publicKey],
                                              binary: "calldir-serve", limit: 30)
                 #expect(!result.killed && result.status == 64, "\(path): \(result.stderr)")
             }
-            var info = stat()
-            #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
-            #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+            Self.expectUntouched(fifo: fifo, link: link, target: target)
         }
     }
 }
