@@ -42,12 +42,21 @@ public struct FeedManifest: Sendable, Equatable {
     public var keyId: String
     public var index: IndexEntry
     public var deltas: [DeltaEntry]
+    /// The key rotation version whose keys sign this manifest (1: the followers' own keys).
+    public var root: Int64 = 1
 
     public init(feed: String?, serial: Int64, created: Int64, expires: Int64, keyId: String, index: IndexEntry,
                 deltas: [DeltaEntry]) {
         self.feed = feed
         self.serial = serial; self.created = created; self.expires = expires
         self.keyId = keyId; self.index = index; self.deltas = deltas
+    }
+
+    /// The `root` member of manifest bytes not yet verified (1 when absent or unreadable): how
+    /// far a follower walks the rotation statements before it verifies them and the manifest.
+    public static func rootVersion(unverified bytes: [UInt8]) -> Int64 {
+        guard let json = try? FeedJSON.parse(bytes, name: fileName), case .int(let v)? = json["root"], v >= 1 else { return 1 }
+        return v
     }
 
     /// A feed id: 1 to 64 of A-Z a-z 0-9 . _ - (the publisher picks 32 random hex digits).
@@ -67,6 +76,7 @@ public struct FeedManifest: Sendable, Equatable {
             ("created", .string(FeedText.timestamp(created))),
             ("expires", .string(FeedText.timestamp(expires))),
             ("keyId", .string(keyId)),
+        ] + (root > 1 ? [("root", FeedJSON.int(root))] : []) + [
             ("index", .object([
                 ("path", .string(index.path)), ("size", .int(index.size)), ("sha256", .string(index.sha256)),
                 ("crc32", .string(index.crc32)), ("deviceEntries", .int(index.deviceEntries)),
@@ -140,6 +150,9 @@ public struct FeedManifest: Sendable, Equatable {
             guard d.to == index.sha256 else { throw fail("\(w)\"to\" is not the current index's sha256") }
             deltas.append(d)
         }
-        return FeedManifest(feed: feed, serial: serial, created: created, expires: expires, keyId: keyId, index: index, deltas: deltas)
+        var manifest = FeedManifest(feed: feed, serial: serial, created: created, expires: expires, keyId: keyId, index: index,
+                                    deltas: deltas)
+        if json["root"] != nil { manifest.root = try int(json, "root", "", min: 1) }
+        return manifest
     }
 }

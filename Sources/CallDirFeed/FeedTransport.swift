@@ -91,19 +91,22 @@ public struct FeedCheck: Sendable {
                            installedSHA256: () -> String?, now: Int64, pinnedFeed: String? = nil,
                            ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         guard !trusted.isEmpty else { throw FeedError(.usage, "no trusted key: pass --trusted-key ed25519:<hex>") }
-        let known = state?.root ?? FeedRoot(version: 1, keys: trusted, serial: 0)
-        let root = try await walk(from: known, transport: transport, feed: pinnedFeed ?? state?.feed)
-        var state = state
-        if root.version > known.version, var adopted = state {
-            // New keys sign from `root.serial` on: the floor below it, whatever an old key pushed.
-            adopted.serial = min(adopted.serial, root.serial - 1)
-            state = adopted
-        }
         guard let manifest = try await transport.fetch(FeedManifest.fileName, maxBytes: FeedJSON.maxBytes,
                                                        ifNoneMatch: ifNoneMatch) else { return nil }
         guard let signature = try await transport.fetch(FeedManifest.signatureFileName, maxBytes: 4096, ifNoneMatch: nil) else {
             throw FeedError(.transport, "the server answered 'not modified' to an unconditional request",
                             path: FeedManifest.signatureFileName)
+        }
+        // The manifest's `root` (read before verifying, only to know how far to walk) names the
+        // rotation statements to walk; the manifest is then verified with the keys reached.
+        let known = state?.root ?? FeedRoot(version: 1, keys: trusted, serial: 0)
+        let root = try await walk(from: known, to: FeedManifest.rootVersion(unverified: manifest.bytes), transport: transport,
+                                  feed: pinnedFeed ?? state?.feed)
+        var state = state
+        if root.version > known.version, var adopted = state {
+            // New keys sign from `root.serial` on: the floor below it, whatever an old key pushed.
+            adopted.serial = min(adopted.serial, root.serial - 1)
+            state = adopted
         }
         let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: root.keys,
                                               manifestName: transport.location(FeedManifest.fileName),
@@ -113,16 +116,18 @@ public struct FeedCheck: Sendable {
         return FeedCheck(root: root, manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
     }
 
-    /// Walks `root/<version>.json` from the version after `root` until the feed has no next one.
-    static func walk(from root: FeedRoot, transport: some FeedTransport, feed: String?) async throws -> FeedRoot {
+    /// Walks `root/<version>.json` from the version after `root` up to `target` (each must exist).
+    static func walk(from root: FeedRoot, to target: Int64, transport: some FeedTransport, feed: String?) async throws -> FeedRoot {
+        guard target - root.version <= FeedRoot.maxStepsPerCheck else {
+            throw FeedError(.manifest, "the manifest names key rotation \(target), more than \(FeedRoot.maxStepsPerCheck) past "
+                            + "the trusted one (\(root.version))", path: transport.location(FeedManifest.fileName))
+        }
         var root = root
-        for _ in 0..<FeedRoot.maxStepsPerCheck {
+        while root.version < target {
             let path = FeedRoot.path(version: root.version + 1)
-            let statement: FeedFetched?
-            do { statement = try await transport.fetch(path, maxBytes: 1 << 16, ifNoneMatch: nil) } catch let error as FeedError
-                where error.check == .missing { return root }
-            guard let statement, let signature = try await transport.fetch(path + ".sig", maxBytes: 4096, ifNoneMatch: nil) else {
-                return root
+            guard let statement = try await transport.fetch(path, maxBytes: 1 << 16, ifNoneMatch: nil),
+                  let signature = try await transport.fetch(path + ".sig", maxBytes: 4096, ifNoneMatch: nil) else {
+                throw FeedError(.transport, "the server answered 'not modified' to an unconditional request", path: transport.location(path))
             }
             root = try root.next(statement: statement.bytes, signature: signature.bytes, feed: feed, name: transport.location(path))
         }

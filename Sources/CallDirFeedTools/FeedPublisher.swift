@@ -71,6 +71,7 @@ package enum FeedPublisher {
         if let old = options.rotateFrom {
             try rotate(feed: feed, from: old, to: key, feedId: feedId, serial: serial)
         }
+        let rootVersion = rootVersions(feed).max() ?? 1
 
         // 1. The index, by its SHA-256.
         let indexPath = "index/\(sha).calldir"
@@ -91,6 +92,7 @@ package enum FeedPublisher {
         }
         var outcome = Outcome(manifest: FeedManifest(feed: feedId, serial: serial, created: options.now, expires: options.now + options.expiresAfter,
                                                      keyId: key.publicKey.keyId, index: entry, deltas: []))
+        outcome.manifest.root = rootVersion
         // Yesterday's index (when a base) is diffed; every older base's delta is composed from
         // the one to yesterday this folder already holds and that diff (DeltaComposer), which
         // reads a few changed numbers instead of every number of both indexes again. A base
@@ -163,10 +165,7 @@ package enum FeedPublisher {
     /// signed by `new` exists.
     static func rotate(feed: String, from old: FeedPrivateKey, to new: FeedPrivateKey, feedId: String, serial: Int64) throws {
         try FeedFiles.makeFolder(feed + "/" + FeedRoot.folder)
-        let versions = Syscalls.folderEntries(feed + "/" + FeedRoot.folder).compactMap { name -> Int64? in
-            name.hasSuffix(".json") ? Int64(name.dropLast(5)) : nil
-        }
-        let current = versions.max() ?? 1
+        let current = rootVersions(feed).max() ?? 1
         let currentPath = feed + "/" + FeedRoot.path(version: current)
         if current > 1, let bytes = try FeedFiles.read(currentPath, maxBytes: 1 << 16),
            case .array(let keys)? = try FeedJSON.parse(bytes, name: currentPath)["keys"], !keys.contains(.string(old.publicKey.text)) {
@@ -177,6 +176,13 @@ package enum FeedPublisher {
         try FeedFiles.publish(statement, to: path, role: "the rotation statement")
         try FeedFiles.publish(try FeedSignature.render(manifest: statement, keys: [old, new]), to: path + ".sig",
                               role: "the rotation statement's signature")
+    }
+
+    /// The versions of the rotation statements in the folder.
+    static func rootVersions(_ feed: String) -> [Int64] {
+        Syscalls.folderEntries(feed + "/" + FeedRoot.folder).compactMap { name in
+            name.hasSuffix(".json") ? Int64(name.dropLast(5)) : nil
+        }
     }
 
     /// The feed id: the previous manifest's, else `--feed-id`, else a new random one.

@@ -169,4 +169,26 @@ struct FeedFormatTests {
                                                 trusted: [try FeedPublicKey(text: key)])
         #expect(manifest.feed == "lists.example-spam" && manifest.serial == 2 && manifest.deltas.count == 1)
     }
+
+    @Test("a rotation statement is adopted only when signed by a current key and a key it names, for the next version and this feed")
+    func rotationStatement() throws {
+        let old = FeedPrivateKey(), new = FeedPrivateKey(), stranger = FeedPrivateKey()
+        let root = FeedRoot(version: 1, keys: [old.publicKey], serial: 0)
+        let statement = FeedRoot(version: 2, keys: [new.publicKey], serial: 7).rendered(feed: "feed-a")
+        let next = try root.next(statement: statement, signature: try FeedSignature.render(manifest: statement, keys: [old, new]),
+                                 feed: "feed-a", name: "root/2.json")
+        #expect(next == FeedRoot(version: 2, keys: [new.publicKey], serial: 7))
+        for signers in [[new], [old], [stranger, new]] {
+            #expect(throws: FeedError.self, "\(signers.map(\.publicKey.keyId))") {
+                try root.next(statement: statement, signature: try FeedSignature.render(manifest: statement, keys: signers),
+                              feed: "feed-a", name: "root/2.json")
+            }
+        }
+        let both = try FeedSignature.render(manifest: statement, keys: [old, new])
+        #expect((#expect(throws: FeedError.self) { try root.next(statement: statement, signature: both, feed: "feed-b", name: "r") })?.check == .feed)
+        let skipped = FeedRoot(version: 3, keys: [new.publicKey], serial: 7).rendered(feed: "feed-a")
+        #expect(throws: FeedError.self) {
+            try root.next(statement: skipped, signature: try FeedSignature.render(manifest: skipped, keys: [old, new]), feed: "feed-a", name: "r")
+        }
+    }
 }
