@@ -93,8 +93,8 @@ public struct UpdateOptions: ParsableArguments {
             throw ValidationError("--feed must be an http:// or https:// URL (for a folder on disk, use `calldir verify --feed`).")
         }
         guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be 1 to 86400 seconds.") }
-        guard minRate >= 0, (1...3600).contains(stallWindow) else {
-            throw ValidationError("--min-rate must be 0 or more and --stall-window 1 to 3600 seconds.")
+        guard (0...(1 << 30)).contains(minRate), (1...3600).contains(stallWindow) else {
+            throw ValidationError("--min-rate must be 0 to 1073741824 and --stall-window 1 to 3600 seconds.")
         }
     }
 }

@@ -75,8 +75,8 @@ public struct ServeOptions: ParsableArguments {
             guard (50...Self.maxPollInterval).contains(followInterval) else {
                 throw ValidationError("--follow-interval must be 50 to \(Self.maxPollInterval) milliseconds.")
             }
-            guard followMinRate >= 0, (1...3600).contains(followStallWindow) else {
-                throw ValidationError("--follow-min-rate must be 0 or more and --follow-stall-window 1 to 3600 seconds.")
+            guard (0...(1 << 30)).contains(followMinRate), (1...3600).contains(followStallWindow) else {
+                throw ValidationError("--follow-min-rate must be 0 to 1073741824 and --follow-stall-window 1 to 3600 seconds.")
             }
         } else if !trustedKeys.isEmpty {
             throw ValidationError("--trusted-key is for --follow.")
