@@ -14,6 +14,12 @@ package enum FeedFiles {
 
     package static func crcText(_ crc: UInt32) -> String { hex(crc) }
 
+    /// $TMPDIR, else /tmp: scratch files of a check (never inside the feed folder being checked).
+    package static var temporaryFolder: String {
+        guard let dir = getenv("TMPDIR"), dir.pointee != 0 else { return "/tmp" }
+        return String(cString: dir)
+    }
+
     /// The whole file, at most `maxBytes`; nil when it does not exist.
     package static func read(_ path: String, maxBytes: Int) throws -> [UInt8]? {
         guard Syscalls.exists(path) else { return nil }

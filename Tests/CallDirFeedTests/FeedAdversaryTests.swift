@@ -188,4 +188,39 @@ struct FeedAdversaryTests {
             Self.expectUntouched(fifo: fifo, link: link, target: target)
         }
     }
+
+    /// CRC-32/ISO-HDLC (zlib's), as FORMAT.md's checks use it.
+    static func crc32(_ bytes: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    @Test("verify --feed applies each delta as followers do: a delta whose base size is wrong (every CRC valid) is refused by followers and by verify --feed (67, 'base')")
+    func verifyChecksDeltasAsFollowers() throws {
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try #require(try s.update(server.url).status == 0)
+            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
+            try s.publish("v2.calldir")
+            var m = try s.manifest()
+            var bytes = try #require(FeedBin.bytes(s.feed + "/" + m.deltas[0].path))
+            func put(_ value: UInt32, at offset: Int) { withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) } }
+            bytes[44] &+= 64  // the size of OLD (u64 at 44), then the header's and the trailer's CRCs
+            put(Self.crc32(bytes[0..<60]), at: 60)
+            put(Self.crc32(bytes[0..<(bytes.count - 16)]), at: bytes.count - 16)
+            let sha = bytes.withUnsafeBytes { FeedDigest.hex($0) }
+            try bytes.write(to: URL(fileURLWithPath: s.feed + "/delta/\(sha).calldelta"))
+            (m.deltas[0].path, m.deltas[0].sha256) = ("delta/\(sha).calldelta", sha)
+            let key = try FeedPrivateKey(fileText: String(contentsOfFile: s.scratch.file("feed.key"), encoding: .utf8), path: "key")
+            try Data(m.rendered()).write(to: URL(fileURLWithPath: s.feed + "/manifest.json"))
+            try Data(try FeedSignature.render(manifest: m.rendered(), keys: [key])).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
+            let follower = try s.update(server.url)
+            #expect(follower.status == 67 && follower.stderr.contains("feed check 'base' failed"), "\(follower.status) \(follower.stderr)")
+            let verify = try FeedBin.run(["verify", "--feed", s.feed, "--trusted-key", s.publicKey])
+            #expect(verify.status == 67 && verify.stderr.contains("feed check 'base' failed"), "\(verify.status) \(verify.stdout)\(verify.stderr)")
+        }
+    }
 }
