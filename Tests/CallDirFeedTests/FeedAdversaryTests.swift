@@ -37,6 +37,23 @@ struct FeedAdversaryTests {
         #expect(FeedBin.bytes(target) == Data("keep me".utf8))
     }
 
+    /// The follower installs v1; v2 is published, its delta edited by `edit`, stored under its
+    /// new SHA-256 and named by a manifest re-signed with the feed's key (a publisher's fault).
+    static func publishV2(_ s: Setup, _ server: ChildServer, editingItsDelta edit: (inout Data) -> Void) throws {
+        try #require(try s.update(server.url).status == 0)
+        try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
+        try s.publish("v2.calldir")
+        var m = try s.manifest()
+        var bytes = try #require(FeedBin.bytes(s.feed + "/" + m.deltas[0].path))
+        edit(&bytes)
+        let sha = bytes.withUnsafeBytes { FeedDigest.hex($0) }
+        try bytes.write(to: URL(fileURLWithPath: s.feed + "/delta/\(sha).calldelta"))
+        (m.deltas[0].path, m.deltas[0].sha256) = ("delta/\(sha).calldelta", sha)
+        let key = try FeedPrivateKey(fileText: String(contentsOfFile: s.scratch.file("feed.key"), encoding: .utf8), path: "key")
+        try Data(m.rendered()).write(to: URL(fileURLWithPath: s.feed + "/manifest.json"))
+        try Data(try FeedSignature.render(manifest: m.rendered(), keys: [key])).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
+    }
+
     static func rules(_ s: Setup, _ rules: [String: String]) throws {
         try JSONSerialization.data(withJSONObject: rules).write(to: URL(fileURLWithPath: s.scratch.file("rules.json")))
     }
@@ -153,19 +170,7 @@ struct FeedAdversaryTests {
     @Test("a damaged delta that the signed manifest names (its SHA-256 matching) is reported as damaged (67, 'digest'), not as a local write failure (74)")
     func damagedDelta() throws {
         try FeedAdversaryTests.withHostileServer { s, server in
-            try #require(try s.update(server.url).status == 0)
-            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
-            try s.publish("v2.calldir")
-            var m = try s.manifest()
-            var bytes = try #require(FeedBin.bytes(s.feed + "/" + m.deltas[0].path))
-            bytes[bytes.count / 2] ^= 0x5A
-            let sha = bytes.withUnsafeBytes { FeedDigest.hex($0) }
-            try bytes.write(to: URL(fileURLWithPath: s.feed + "/delta/\(sha).calldelta"))
-            m.deltas[0].path = "delta/\(sha).calldelta"
-            m.deltas[0].sha256 = sha
-            let key = try FeedPrivateKey(fileText: String(contentsOfFile: s.scratch.file("feed.key"), encoding: .utf8), path: "key")
-            try Data(m.rendered()).write(to: URL(fileURLWithPath: s.feed + "/manifest.json"))
-            try Data(try FeedSignature.render(manifest: m.rendered(), keys: [key])).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
+            try Self.publishV2(s, server, editingItsDelta: { $0[$0.count / 2] ^= 0x5A })
             let before = FeedBin.bytes(s.follower)
             let result = try s.update(server.url)
             #expect(result.status == 67 && result.stderr.contains("feed check 'digest' failed") && result.stderr.contains("damaged"),
@@ -202,21 +207,14 @@ struct FeedAdversaryTests {
     @Test("verify --feed applies each delta as followers do: a delta whose base size is wrong (every CRC valid) is refused by followers and by verify --feed (67, 'base')")
     func verifyChecksDeltasAsFollowers() throws {
         try FeedAdversaryTests.withHostileServer { s, server in
-            try #require(try s.update(server.url).status == 0)
-            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
-            try s.publish("v2.calldir")
-            var m = try s.manifest()
-            var bytes = try #require(FeedBin.bytes(s.feed + "/" + m.deltas[0].path))
-            func put(_ value: UInt32, at offset: Int) { withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) } }
-            bytes[44] &+= 64  // the size of OLD (u64 at 44), then the header's and the trailer's CRCs
-            put(Self.crc32(bytes[0..<60]), at: 60)
-            put(Self.crc32(bytes[0..<(bytes.count - 16)]), at: bytes.count - 16)
-            let sha = bytes.withUnsafeBytes { FeedDigest.hex($0) }
-            try bytes.write(to: URL(fileURLWithPath: s.feed + "/delta/\(sha).calldelta"))
-            (m.deltas[0].path, m.deltas[0].sha256) = ("delta/\(sha).calldelta", sha)
-            let key = try FeedPrivateKey(fileText: String(contentsOfFile: s.scratch.file("feed.key"), encoding: .utf8), path: "key")
-            try Data(m.rendered()).write(to: URL(fileURLWithPath: s.feed + "/manifest.json"))
-            try Data(try FeedSignature.render(manifest: m.rendered(), keys: [key])).write(to: URL(fileURLWithPath: s.feed + "/manifest.json.sig"))
+            try Self.publishV2(s, server, editingItsDelta: { bytes in
+                func put(_ value: UInt32, at offset: Int) {
+                    withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) }
+                }
+                bytes[44] &+= 64  // the size of OLD (u64 at 44), then the header's and the trailer's CRCs
+                put(Self.crc32(bytes[0..<60]), at: 60)
+                put(Self.crc32(bytes[0..<(bytes.count - 16)]), at: bytes.count - 16)
+            })
             let follower = try s.update(server.url)
             #expect(follower.status == 67 && follower.stderr.contains("feed check 'base' failed"), "\(follower.status) \(follower.stderr)")
             let verify = try FeedBin.run(["verify", "--feed", s.feed, "--trusted-key", s.publicKey])
