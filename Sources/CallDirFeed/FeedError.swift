@@ -12,6 +12,10 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case rollback
         /// The manifest's expiry time has passed: the feed is frozen.
         case expired
+        /// The manifest names another feed than the one pinned (mix-and-match), or none.
+        case feed
+        /// Another `publish` holds the feed folder's lock.
+        case busy
         /// A file is longer than the manifest announces (or the server never ends it).
         case size
         /// A file's SHA-256 (or CRC-32, device entries) differs from the manifest's.
@@ -40,8 +44,10 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         self.path = path
     }
 
+    /// One line, printable: text from the network (a signature line, a server's reason phrase,
+    /// a URL) is in the message, so control characters are escaped before a terminal or a log.
     public var description: String {
-        (path.map { $0 + ": " } ?? "") + "feed check '\(check.rawValue)' failed: " + message
+        FeedText.printable((path.map { $0 + ": " } ?? "") + "feed check '\(check.rawValue)' failed: " + message)
     }
 
     /// The process exit status for this failure (stable; documented in FORMAT.md).
@@ -49,10 +55,11 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         switch check {
         case .usage: return 64
         case .manifest, .signature, .untrustedKey: return 65
-        case .rollback, .expired: return 66
+        case .rollback, .expired, .feed: return 66
         case .size, .digest, .base, .missing: return 67
         case .timeout, .transport: return 69
         case .install: return 74
+        case .busy: return 75
         }
     }
 }

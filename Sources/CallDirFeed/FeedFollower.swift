@@ -9,6 +9,8 @@ import CallDirReader
 /// phone, files in the App Group container; `FeedPhoneUpdater` does that with the installer).
 public struct FeedFollower: Sendable {
     public var trusted: [FeedPublicKey]
+    /// The feed id to follow (`--feed-id`); else the one the state file pinned, else the first seen.
+    public var pinnedFeed: String?
     public var now: @Sendable () -> Int64
     /// Bytes received and announced, during a download.
     public var progress: (@Sendable (Int64, Int64) -> Void)?
@@ -26,7 +28,7 @@ public struct FeedFollower: Sendable {
                       ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         try await FeedCheck.run(transport: transport, trusted: trusted, state: state,
                                 installedSHA256: { installed.map { Self.sha256($0.file) } },
-                                now: now(), ifNoneMatch: ifNoneMatch)
+                                now: now(), pinnedFeed: pinnedFeed, ifNoneMatch: ifNoneMatch)
     }
 
     /// Downloads the feed's file `path` (announced `size` and `sha256`) into `destination`,
@@ -54,7 +56,11 @@ public struct FeedFollower: Sendable {
     public func patch(installed: CallDirIndex, deltaPath: String, output: String, temporaryFolder: String,
                       source: String) throws {
         do {
-            let delta = try DeltaFile(path: deltaPath, verify: true)
+            let delta: DeltaFile
+            do { delta = try DeltaFile(path: deltaPath, verify: true) } catch let error as CallDirError where error.code != .io {
+                // Its SHA-256 was the manifest's: a damaged delta was published (a feed fault, not a local one).
+                throw FeedError(.digest, "the delta is damaged: \(error.message)", path: source)
+            }
             guard delta.oldChecksum == installed.checksum, delta.oldSize == installed.file.bytes.count else {
                 throw FeedError(.base, "the delta applies to the index with CRC-32 \(hex(delta.oldChecksum)) "
                                 + "(\(delta.oldSize) bytes), not the installed one (\(hex(installed.checksum)), "
@@ -94,9 +100,12 @@ public struct FeedFollower: Sendable {
     }
 
     /// What to record beside the index once the manifest's index is installed.
-    public func state(after manifest: FeedManifest) -> FeedState {
-        FeedState(serial: manifest.serial, sha256: manifest.index.sha256, keyId: manifest.keyId,
-                  manifestCreated: manifest.created, installed: now())
+    public func state(after check: FeedCheck) -> FeedState {
+        let manifest = check.manifest
+        var state = FeedState(feed: manifest.feed, expires: manifest.expires, serial: manifest.serial, sha256: manifest.index.sha256,
+                              keyId: manifest.keyId, manifestCreated: manifest.created, installed: now())
+        state.root = check.root.version > 1 ? check.root : nil
+        return state
     }
 
     /// SHA-256 of a whole mapped file, dropping each chunk's pages once hashed (RSS stays small).

@@ -2,7 +2,10 @@
 /// Its bytes are what the signature covers, so a reader verifies the bytes first and parses
 /// them after; the publisher renders them once and never re-renders a received manifest.
 public struct FeedManifest: Sendable, Equatable {
-    public static let formatVersion: Int64 = 1
+    /// Format 2 names the feed (`feed`); format 1 (no feed id) is still read, and a follower
+    /// that has pinned a feed refuses it.
+    public static let formatVersion: Int64 = 2
+    public static let supportedFormats: ClosedRange<Int64> = 1...2
     /// Fixed names in the feed folder: the same URL serves `update`, `serve --follow` and apps.
     public static let fileName = "manifest.json"
     public static let signatureFileName = "manifest.json.sig"
@@ -29,26 +32,51 @@ public struct FeedManifest: Sendable, Equatable {
         }
     }
 
+    /// The feed's identifier, chosen at its first publication and signed with every manifest:
+    /// a follower pins it and refuses another feed's manifest (mix-and-match). Nil only in a
+    /// format-1 manifest.
+    public var feed: String?
     public var serial: Int64
     public var created: Int64
     public var expires: Int64
     public var keyId: String
     public var index: IndexEntry
     public var deltas: [DeltaEntry]
+    /// The key rotation version whose keys sign this manifest (1: the followers' own keys).
+    public var root: Int64 = 1
 
-    public init(serial: Int64, created: Int64, expires: Int64, keyId: String, index: IndexEntry, deltas: [DeltaEntry]) {
+    public init(feed: String?, serial: Int64, created: Int64, expires: Int64, keyId: String, index: IndexEntry,
+                deltas: [DeltaEntry]) {
+        self.feed = feed
         self.serial = serial; self.created = created; self.expires = expires
         self.keyId = keyId; self.index = index; self.deltas = deltas
     }
 
+    /// The `root` member of manifest bytes not yet verified (1 when absent or unreadable): how
+    /// far a follower walks the rotation statements before it verifies them and the manifest.
+    public static func rootVersion(unverified bytes: [UInt8]) -> Int64 {
+        guard let json = try? FeedJSON.parse(bytes, name: fileName), case .int(let v)? = json["root"], v >= 1 else { return 1 }
+        return v
+    }
+
+    /// A feed id: 1 to 64 of A-Z a-z 0-9 . _ - (the publisher picks 32 random hex digits).
+    public static func isValidFeedId(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x5F, 0x2D].contains($0)
+        }
+    }
+
     /// The exact bytes published (and signed): pretty JSON, members in a fixed order, a final newline.
+    /// Without a feed id, the format-1 form (what older publishers wrote; tests replay it).
     public func rendered() -> [UInt8] {
-        let json = FeedJSON.object([
-            ("format", .int(FeedManifest.formatVersion)),
+        let head: [(String, FeedJSON)] = feed.map { [("format", .int(FeedManifest.formatVersion)), ("feed", .string($0))] }
+            ?? [("format", .int(1))]
+        let json = FeedJSON.object(head + [
             ("serial", .int(serial)),
             ("created", .string(FeedText.timestamp(created))),
             ("expires", .string(FeedText.timestamp(expires))),
             ("keyId", .string(keyId)),
+        ] + (root > 1 ? [("root", FeedJSON.int(root))] : []) + [
             ("index", .object([
                 ("path", .string(index.path)), ("size", .int(index.size)), ("sha256", .string(index.sha256)),
                 ("crc32", .string(index.crc32)), ("deviceEntries", .int(index.deviceEntries)),
@@ -90,8 +118,15 @@ public struct FeedManifest: Sendable, Equatable {
         }
         guard case .object = json else { throw fail("the manifest must be a JSON object") }
         let format = try int(json, "format", "")
-        guard format == formatVersion else {
-            throw fail("manifest format \(format) is not supported (this calldir reads format \(formatVersion)); update calldir")
+        guard supportedFormats.contains(format) else {
+            throw fail("manifest format \(format) is not supported (this calldir reads formats \(supportedFormats.lowerBound) "
+                       + "to \(supportedFormats.upperBound)); update calldir")
+        }
+        var feed: String?
+        if format >= 2 {
+            let id = try string(json, "feed", "")
+            guard isValidFeedId(id) else { throw fail("\"feed\" must be 1 to 64 letters, digits, '.', '_' or '-'") }
+            feed = id
         }
         let serial = try int(json, "serial", "", min: 1)
         guard let created = FeedText.seconds(timestamp: try string(json, "created", "")),
@@ -115,6 +150,9 @@ public struct FeedManifest: Sendable, Equatable {
             guard d.to == index.sha256 else { throw fail("\(w)\"to\" is not the current index's sha256") }
             deltas.append(d)
         }
-        return FeedManifest(serial: serial, created: created, expires: expires, keyId: keyId, index: index, deltas: deltas)
+        var manifest = FeedManifest(feed: feed, serial: serial, created: created, expires: expires, keyId: keyId, index: index,
+                                    deltas: deltas)
+        if json["root"] != nil { manifest.root = try int(json, "root", "", min: 1) }
+        return manifest
     }
 }

@@ -9,7 +9,8 @@ import CallDirReader
 /// previous index when the device holds it), records the feed state beside the index, and
 /// reloads the extension until the device holds the new list (`ReloadCoordinator.loadAll`:
 /// an update, only the changes, when v1 was loaded completely). Any failure before the install
-/// leaves the index, the store and the state as they were; a failed load is resumed by the
+/// leaves the index, the store and the state as they were (a failure of the install itself
+/// leaves the state recording the new serial: the next call completes the install); a failed load is resumed by the
 /// next call (or `loadAll`).
 public struct FeedPhoneUpdater: Sendable {
     public let follower: FeedFollower
@@ -52,15 +53,15 @@ public struct FeedPhoneUpdater: Sendable {
         let result: Result
         switch check.plan {
         case .upToDate:
-            if state?.serial != manifest.serial { try record(manifest) }
+            if state?.serial != manifest.serial || state?.root != follower.state(after: check).root { try record(check) }
             if try await coordinator.isLoadedCompletely() { return .upToDate(serial: manifest.serial) }
             result = .upToDate(serial: manifest.serial)
         case .full(let entry):
             result = try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: false,
-                                               manifest: manifest, expected: expected, verify: verify, transport: transport)
+                                               check: check, expected: expected, verify: verify, transport: transport)
         case .delta(let entry):
             result = try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: true,
-                                               manifest: manifest, expected: expected, verify: verify, transport: transport)
+                                               check: check, expected: expected, verify: verify, transport: transport)
         }
         try await coordinator.loadAll()
         return result
@@ -68,11 +69,14 @@ public struct FeedPhoneUpdater: Sendable {
 
     /// Downloads the full index or the delta the plan names into the shared folder, installs it
     /// (a delta patched onto the installed index) and records the manifest's serial.
-    private func fetchAndInstall(_ path: String, size: Int64, sha256: String, viaDelta: Bool, manifest: FeedManifest,
+    private func fetchAndInstall(_ path: String, size: Int64, sha256: String, viaDelta: Bool, check: FeedCheck,
                                  expected: IndexInstaller.Expectation, verify: @escaping @Sendable (MappedFile) throws -> Void,
                                  transport: some FeedTransport) async throws -> Result {
         let received = try await follower.download(path, size: size, sha256: sha256, transport: transport, to: downloadPath,
                                                    role: viaDelta ? "the downloaded delta" : "the downloaded index")
+        // The state first (FORMAT.md, "Update feed", step 7): once the new index may be in
+        // place, the older serial is never accepted again, whatever fails after.
+        try record(check)
         do {
             if viaDelta {
                 _ = try await coordinator.installDelta(downloadPath, expecting: expected, check: verify)
@@ -82,13 +86,12 @@ public struct FeedPhoneUpdater: Sendable {
         } catch let error as CallDirError {
             throw FeedFollower.feedError(error, source: transport.location(path))
         }
-        try record(manifest)
-        return .installed(serial: manifest.serial, viaDelta: viaDelta, downloaded: received)
+        return .installed(serial: check.manifest.serial, viaDelta: viaDelta, downloaded: received)
     }
 
-    private func record(_ manifest: FeedManifest) throws {
+    private func record(_ check: FeedCheck) throws {
         do {
-            try folder.writeAtomically(follower.state(after: manifest).rendered(), to: statePath)
+            try folder.writeAtomically(follower.state(after: check).rendered(), to: statePath)
         } catch let error as CallDirError {
             throw FeedError(.install, "cannot record the feed state: \(error)", path: statePath)
         }

@@ -20,6 +20,17 @@ public enum FeedSignature {
     public static func verify(manifest: [UInt8], signature: [UInt8], trusted: [FeedPublicKey],
                               manifestName: String = FeedManifest.fileName,
                               signatureName: String = FeedManifest.signatureFileName) throws -> FeedManifest {
+        let verifiedBy = try verifiedKeys(signature: signature, over: manifest, trusted: trusted, signatureName: signatureName)
+        let parsed = try FeedManifest.parse(manifest, name: manifestName)
+        guard verifiedBy.contains(parsed.keyId) else {
+            throw FeedError(.manifest, "the manifest names key \(parsed.keyId), which did not sign it", path: manifestName)
+        }
+        return parsed
+    }
+
+    /// The ids of the trusted keys whose lines verify over `bytes` (at least one, else thrown).
+    public static func verifiedKeys(signature: [UInt8], over bytes: [UInt8], trusted: [FeedPublicKey],
+                                    signatureName: String) throws -> [String] {
         guard signature.count <= 4096 else {
             throw FeedError(.signature, "\(signature.count) bytes is too long for a signature file", path: signatureName)
         }
@@ -35,11 +46,11 @@ public enum FeedSignature {
             let keyId = String(fields[1])
             seen.append(keyId)
             guard let key = trusted.first(where: { $0.keyId == keyId }) else { continue }
-            if key.isValidSignature(sig, for: manifest) { verifiedBy.append(keyId) } else { failedBy.append(keyId) }
+            if key.isValidSignature(sig, for: bytes) { verifiedBy.append(keyId) } else { failedBy.append(keyId) }
         }
         if verifiedBy.isEmpty, let keyId = failedBy.first {
-            throw FeedError(.signature, "the signature by trusted key \(keyId) does not verify over the manifest's "
-                            + "\(manifest.count) bytes (altered manifest or signature)", path: signatureName)
+            throw FeedError(.signature, "the signature by trusted key \(keyId) does not verify over the signed file's "
+                            + "\(bytes.count) bytes (altered file or signature)", path: signatureName)
         }
         guard !verifiedBy.isEmpty else {
             let trustedIds = trusted.map(\.keyId).joined(separator: ", ")
@@ -47,10 +58,6 @@ public enum FeedSignature {
                             : "signed by key \(seen.joined(separator: ", ")), which is not trusted (trusted: \(trustedIds))",
                             path: signatureName)
         }
-        let parsed = try FeedManifest.parse(manifest, name: manifestName)
-        guard verifiedBy.contains(parsed.keyId) else {
-            throw FeedError(.manifest, "the manifest names key \(parsed.keyId), which did not sign it", path: manifestName)
-        }
-        return parsed
+        return verifiedBy
     }
 }

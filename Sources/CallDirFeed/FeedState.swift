@@ -1,17 +1,28 @@
 /// What is installed, recorded beside the index (`<index>.feed-state`, FORMAT.md): the serial
-/// and SHA-256 of the manifest whose index was installed last, and the key that signed it.
-/// It is the follower's memory against rollback: a manifest with a lower serial is refused.
+/// and SHA-256 of the manifest whose index is installed (or being installed: the state is
+/// written before the index is renamed into place), the key that signed it, the feed it names
+/// and when it expires. It is the follower's memory against rollback (a manifest with a lower
+/// serial is refused), mix-and-match (another feed is refused) and freeze (`expires`).
 public struct FeedState: Sendable, Equatable {
-    public static let formatVersion: Int64 = 1
+    /// Format 2 adds `feed` and `expires`; format 1 is still read (both unknown).
+    public static let formatVersion: Int64 = 2
     public static let suffix = ".feed-state"
 
+    /// The pinned feed id (nil: a format-1 feed or state).
+    public var feed: String?
+    /// When the manifest recorded expires (nil in a format-1 state).
+    public var expires: Int64?
+    /// The trusted keys after the last rotation walked (nil: still `--trusted-key`, version 1).
+    public var root: FeedRoot?
     public var serial: Int64
     public var sha256: String
     public var keyId: String
     public var manifestCreated: Int64
     public var installed: Int64
 
-    public init(serial: Int64, sha256: String, keyId: String, manifestCreated: Int64, installed: Int64) {
+    public init(feed: String?, expires: Int64?, serial: Int64, sha256: String, keyId: String, manifestCreated: Int64,
+                installed: Int64) {
+        self.feed = feed; self.expires = expires
         self.serial = serial; self.sha256 = sha256; self.keyId = keyId
         self.manifestCreated = manifestCreated; self.installed = installed
     }
@@ -20,30 +31,69 @@ public struct FeedState: Sendable, Equatable {
 
     public func rendered() -> [UInt8] {
         let json = FeedJSON.object([
-            ("format", .int(FeedState.formatVersion)), ("serial", .int(serial)), ("sha256", .string(sha256)),
-            ("keyId", .string(keyId)), ("manifestCreated", .string(FeedText.timestamp(manifestCreated))),
+            ("format", .int(FeedState.formatVersion)), ("feed", feed.map { FeedJSON.string($0) } ?? .null), ("serial", .int(serial)),
+            ("sha256", .string(sha256)), ("keyId", .string(keyId)), ("manifestCreated", .string(FeedText.timestamp(manifestCreated))),
+            ("expires", expires.map { FeedJSON.string(FeedText.timestamp($0)) } ?? .null),
             ("installed", .string(FeedText.timestamp(installed))),
+            ("root", root.map { r in
+                FeedJSON.object([("version", .int(r.version)), ("keys", .array(r.keys.map { .string($0.text) })), ("serial", .int(r.serial))])
+            } ?? .null),
         ])
         return Array((json.rendered(pretty: true) + "\n").utf8)
     }
 
     public static func parse(_ bytes: [UInt8], name: String) throws -> FeedState {
         let json = try FeedJSON.parse(bytes, name: name)
-        guard case .int(let format)? = json["format"], format == formatVersion,
+        guard case .int(let format)? = json["format"], (1...formatVersion).contains(format),
               case .int(let serial)? = json["serial"], serial >= 1,
               case .string(let sha)? = json["sha256"], FeedText.bytes(hex: sha, count: 32) != nil,
               case .string(let keyId)? = json["keyId"],
               case .string(let created)? = json["manifestCreated"], let c = FeedText.seconds(timestamp: created),
               case .string(let installed)? = json["installed"], let i = FeedText.seconds(timestamp: installed) else {
-            throw FeedError(.install, "not a feed state file of format \(formatVersion) (format, serial, sha256, keyId, "
+            throw FeedError(.install, "not a feed state file of format 1 or 2 (format, serial, sha256, keyId, "
                             + "manifestCreated, installed); remove it only if you trust the installed index", path: name)
         }
-        return FeedState(serial: serial, sha256: sha, keyId: keyId, manifestCreated: c, installed: i)
+        var feed: String?, expires: Int64?, root: FeedRoot?
+        if format >= 2 {
+            switch json["feed"] {
+            case .string(let id)? where FeedManifest.isValidFeedId(id): feed = id
+            case .null?: break
+            default: throw FeedError(.install, "\"feed\" must be a feed id or null", path: name)
+            }
+            switch json["expires"] {
+            case .string(let text)?:
+                guard let e = FeedText.seconds(timestamp: text) else { throw FeedError(.install, "\"expires\" is not a UTC time", path: name) }
+                expires = e
+            case .null?: break
+            default: throw FeedError(.install, "\"expires\" must be a UTC time or null", path: name)
+            }
+            root = try parseRoot(json["root"], name: name)
+        }
+        var state = FeedState(feed: feed, expires: expires, serial: serial, sha256: sha, keyId: keyId, manifestCreated: c, installed: i)
+        state.root = root
+        return state
+    }
+
+    private static func parseRoot(_ json: FeedJSON?, name: String) throws -> FeedRoot? {
+        guard let json, json != .null else { return nil }
+        guard case .int(let version)? = json["version"], version >= 2, case .int(let serial)? = json["serial"],
+              case .array(let items)? = json["keys"], !items.isEmpty else {
+            throw FeedError(.install, "\"root\" must be null or an object with version, keys and serial", path: name)
+        }
+        let keys = try items.map { item -> FeedPublicKey in
+            guard case .string(let text) = item else { throw FeedError(.install, "\"root\".keys holds strings", path: name) }
+            return try FeedPublicKey(text: text)
+        }
+        return FeedRoot(version: version, keys: keys, serial: serial)
     }
 }
 
 /// The checks between a verified manifest and what is installed, and the choice of download.
 public enum FeedPolicy {
+    /// The most a serial may grow in one step: a leaked key cannot sign serial Int64.max and lock
+    /// the honest publisher out for good (a key rotation lowers the floor again, `FeedRoot`).
+    public static let maxSerialStep: Int64 = 1 << 20
+
     public enum Plan: Sendable, Equatable {
         /// The installed index is the manifest's (same SHA-256): nothing to download.
         case upToDate
@@ -56,13 +106,23 @@ public enum FeedPolicy {
     /// Refuses an expired manifest (freeze) and a serial lower than the installed one, or
     /// equal with another index (rollback); then picks what to download.
     public static func plan(_ manifest: FeedManifest, state: FeedState?, installedSHA256: String?, now: Int64,
-                            source: String = FeedManifest.fileName) throws -> Plan {
+                            pinnedFeed: String? = nil, source: String = FeedManifest.fileName) throws -> Plan {
+        if let pinned = pinnedFeed ?? state?.feed, manifest.feed != pinned {
+            throw FeedError(.feed, "the manifest names feed \(manifest.feed.map { "\"\($0)\"" } ?? "none (format 1)"), not the "
+                            + "followed feed \"\(pinned)\": another feed's manifest (mix-and-match); the installed index is kept",
+                            path: source)
+        }
         guard now < manifest.expires else {
             throw FeedError(.expired, "the manifest (serial \(manifest.serial)) expired at \(FeedText.timestamp(manifest.expires)) "
                             + "(now \(FeedText.timestamp(now))): the feed is frozen or replayed; the installed index is kept",
                             path: source)
         }
         if let state {
+            if manifest.serial - state.serial > maxSerialStep {
+                throw FeedError(.rollback, "the manifest's serial \(manifest.serial) jumps more than \(maxSerialStep) past the "
+                                + "installed serial \(state.serial) (a leaked key pushing serials out of the publisher's reach); "
+                                + "the installed index is kept", path: source)
+            }
             if manifest.serial < state.serial {
                 throw FeedError(.rollback, "the manifest's serial \(manifest.serial) is lower than the installed serial "
                                 + "\(state.serial): an older manifest replayed; the installed index is kept", path: source)

@@ -37,6 +37,20 @@ public enum FeedText {
         }
     }
 
+    /// `text` with control characters (C0, DEL, C1: escape sequences, carriage returns) as
+    /// `\u{1b}`-style escapes, so text from the network cannot drive a terminal or split a log line.
+    public static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Seconds since 1970 now.
     public static func now() -> Int64 { Int64(time(nil)) }
 

@@ -70,6 +70,8 @@ public final class FeedDownloadSink {
 /// verify them with the trusted keys, check expiry and rollback against the installed state,
 /// and choose the download.
 public struct FeedCheck: Sendable {
+    /// The trusted keys after walking the feed's rotation statements (record it in the state).
+    public var root: FeedRoot
     public var manifest: FeedManifest
     public var manifestBytes: [UInt8]
     public var etag: String?
@@ -77,15 +79,17 @@ public struct FeedCheck: Sendable {
 
     /// `nil` when the server says the manifest is unchanged since `ifNoneMatch`.
     public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
-                           installedSHA256: String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
+                           installedSHA256: String?, now: Int64, pinnedFeed: String? = nil,
+                           ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         try await run(transport: transport, trusted: trusted, state: state, installedSHA256: { installedSHA256 },
-                      now: now, ifNoneMatch: ifNoneMatch)
+                      now: now, pinnedFeed: pinnedFeed, ifNoneMatch: ifNoneMatch)
     }
 
     /// `installedSHA256` is asked for only when the manifest was fetched (hashing a large
     /// index is skipped when the server answers "not modified").
     public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
-                           installedSHA256: () -> String?, now: Int64, ifNoneMatch: String? = nil) async throws -> FeedCheck? {
+                           installedSHA256: () -> String?, now: Int64, pinnedFeed: String? = nil,
+                           ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         guard !trusted.isEmpty else { throw FeedError(.usage, "no trusted key: pass --trusted-key ed25519:<hex>") }
         guard let manifest = try await transport.fetch(FeedManifest.fileName, maxBytes: FeedJSON.maxBytes,
                                                        ifNoneMatch: ifNoneMatch) else { return nil }
@@ -93,11 +97,40 @@ public struct FeedCheck: Sendable {
             throw FeedError(.transport, "the server answered 'not modified' to an unconditional request",
                             path: FeedManifest.signatureFileName)
         }
-        let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: trusted,
+        // The manifest's `root` (read before verifying, only to know how far to walk) names the
+        // rotation statements to walk; the manifest is then verified with the keys reached.
+        let known = state?.root ?? FeedRoot(version: 1, keys: trusted, serial: 0)
+        let root = try await walk(from: known, to: FeedManifest.rootVersion(unverified: manifest.bytes), transport: transport,
+                                  feed: pinnedFeed ?? state?.feed)
+        var state = state
+        if root.version > known.version, var adopted = state {
+            // New keys sign from `root.serial` on: the floor below it, whatever an old key pushed.
+            adopted.serial = min(adopted.serial, root.serial - 1)
+            state = adopted
+        }
+        let parsed = try FeedSignature.verify(manifest: manifest.bytes, signature: signature.bytes, trusted: root.keys,
                                               manifestName: transport.location(FeedManifest.fileName),
                                               signatureName: transport.location(FeedManifest.signatureFileName))
         let plan = try FeedPolicy.plan(parsed, state: state, installedSHA256: installedSHA256(), now: now,
-                                       source: transport.location(FeedManifest.fileName))
-        return FeedCheck(manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
+                                       pinnedFeed: pinnedFeed, source: transport.location(FeedManifest.fileName))
+        return FeedCheck(root: root, manifest: parsed, manifestBytes: manifest.bytes, etag: manifest.etag, plan: plan)
+    }
+
+    /// Walks `root/<version>.json` from the version after `root` up to `target` (each must exist).
+    static func walk(from root: FeedRoot, to target: Int64, transport: some FeedTransport, feed: String?) async throws -> FeedRoot {
+        guard target - root.version <= FeedRoot.maxStepsPerCheck else {
+            throw FeedError(.manifest, "the manifest names key rotation \(target), more than \(FeedRoot.maxStepsPerCheck) past "
+                            + "the trusted one (\(root.version))", path: transport.location(FeedManifest.fileName))
+        }
+        var root = root
+        while root.version < target {
+            let path = FeedRoot.path(version: root.version + 1)
+            guard let statement = try await transport.fetch(path, maxBytes: 1 << 16, ifNoneMatch: nil),
+                  let signature = try await transport.fetch(path + ".sig", maxBytes: 4096, ifNoneMatch: nil) else {
+                throw FeedError(.transport, "the server answered 'not modified' to an unconditional request", path: transport.location(path))
+            }
+            root = try root.next(statement: statement.bytes, signature: signature.bytes, feed: feed, name: transport.location(path))
+        }
+        return root
     }
 }

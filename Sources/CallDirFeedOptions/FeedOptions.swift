@@ -29,7 +29,13 @@ public struct PublishOptions: ParsableArguments {
     @Option(help: "How many previously published indexes get a delta to the new one.")
     public var keep = 7
 
-    @Option(help: ArgumentHelp("How long the manifest stays valid: followers refuse it after that (a frozen feed). 90s, 30m, 12h, 7d.", valueName: "duration"))
+    @Option(name: .customLong("rotate-from"), help: ArgumentHelp("Rotate the feed's key: the private key the feed is signed with now; --key becomes its key through a rotation statement both sign, which followers walk (no reinstall, deltas kept).", valueName: "file"))
+    public var rotateFrom: String?
+
+    @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed's id, at its first publication (default: 32 random hex digits); it is signed into every manifest and followers refuse another feed's.", valueName: "id"))
+    public var feedId: String?
+
+    @Option(help: ArgumentHelp("How long the manifest stays valid: followers refuse it after that (a frozen feed). 90s, 30m, 12h, 7d; at most 366d.", valueName: "duration"))
     public var expires = "7d"
 
     @Option(help: ArgumentHelp("How long files named by a replaced manifest stay for followers still downloading them.", valueName: "duration"))
@@ -65,8 +71,17 @@ public struct UpdateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The index to bring up to date (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir); its serial is kept in <index>.feed-state.", valueName: "file"))
     public var index: String?
 
-    @Option(help: ArgumentHelp("Seconds without a byte from the server before giving up.", valueName: "seconds"))
-    public var timeout = 30
+    @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed id to accept (what `calldir publish` prints); by default the first one seen is pinned in <index>.feed-state and any other refused.", valueName: "id"))
+    public var feedId: String?
+
+    @Option(help: ArgumentHelp("Seconds the whole update may take (manifest, signature and download, headers included).", valueName: "seconds"))
+    public var timeout = 900
+
+    @Option(name: .customLong("min-rate"), help: ArgumentHelp("The slowest download accepted, in bytes a second over each --stall-window; slower is aborted as stalled.", valueName: "bytes"))
+    public var minRate = 1024
+
+    @Option(name: .customLong("stall-window"), help: ArgumentHelp("The seconds over which --min-rate is measured (headers included).", valueName: "seconds"))
+    public var stallWindow = 30
 
     @Flag(help: "Print the result as JSON.")
     public var json = false
@@ -77,7 +92,10 @@ public struct UpdateOptions: ParsableArguments {
         guard feed.hasPrefix("http://") || feed.hasPrefix("https://") else {
             throw ValidationError("--feed must be an http:// or https:// URL (for a folder on disk, use `calldir verify --feed`).")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+        guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be 1 to 86400 seconds.") }
+        guard (0...(1 << 30)).contains(minRate), (1...3600).contains(stallWindow) else {
+            throw ValidationError("--min-rate must be 0 to 1073741824 and --stall-window 1 to 3600 seconds.")
+        }
     }
 }
 
@@ -97,8 +115,9 @@ public enum FeedHelp {
     public static let exitStatus = """
     Exit status: 0 done (or already up to date); 64 bad usage or key; 65 the manifest or its \
     signature is malformed, altered or by an untrusted key; 66 rollback (a lower serial) or an \
-    expired manifest; 67 a file's size, SHA-256 or base does not match the manifest, or it is \
-    missing; 69 the server failed or timed out; 74 a file could not be written; 2 another \
+    expired manifest, or another feed's; 67 a file's size, SHA-256 or base does not match the manifest, or it is \
+    missing; 69 the server failed, timed out or stalled; 74 a file could not be written; 75 another \
+    publish holds the feed folder; 2 another \
     error (an unreadable or damaged index to publish). Every \
     error names the check that failed (feed check 'signature' failed: ...).
     """

@@ -14,6 +14,12 @@ package enum FeedFiles {
 
     package static func crcText(_ crc: UInt32) -> String { hex(crc) }
 
+    /// $TMPDIR, else /tmp: scratch files of a check (never inside the feed folder being checked).
+    package static var temporaryFolder: String {
+        guard let dir = getenv("TMPDIR"), dir.pointee != 0 else { return "/tmp" }
+        return String(cString: dir)
+    }
+
     /// The whole file, at most `maxBytes`; nil when it does not exist.
     package static func read(_ path: String, maxBytes: Int) throws -> [UInt8]? {
         guard Syscalls.exists(path) else { return nil }
@@ -28,6 +34,23 @@ package enum FeedFiles {
         if mkdir(path, 0o755) != 0 && errno != EEXIST {
             throw FeedError(.install, "cannot create the folder: \(String(cString: strerror(errno)))", path: path)
         }
+    }
+
+    /// Runs `body` holding an exclusive flock(2) on the folder itself (no lock file to serve or
+    /// leave behind; released by the kernel if the process dies). Another holder: check `busy`.
+    package static func withFolderLock<T>(_ folder: String, _ body: () throws -> T) throws -> T {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw FeedError(.install, "cannot open the folder to lock it: \(String(cString: strerror(errno)))", path: folder)
+        }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            throw FeedError(busy ? .busy : .install, busy ? "another `calldir publish` is publishing into this feed folder; "
+                            + "nothing was changed: run again once it has finished"
+                            : "cannot lock the folder: \(String(cString: strerror(errno)))", path: folder)
+        }
+        return try body()
     }
 
     package static func publish(_ bytes: [UInt8], to path: String, role: String) throws {

@@ -5,14 +5,16 @@ import CallDirPatch
 /// `calldir verify --feed DIR`: the whole folder checked before upload, as a follower would
 /// see it: the signature with a trusted key, the expiry, every named file present with its
 /// size and SHA-256, the index fully verified with its CRC-32 and device entries, and each
-/// delta a valid delta from its base (when the base is still in the folder) to the index.
+/// delta a valid delta to the index, applied to its base as followers apply it when the base is
+/// still in the folder (the result must be the manifest's index).
 package enum FeedFolderCheck {
     package struct Report: Sendable {
         package var manifest: FeedManifest
         package var checkedFiles = 0
     }
 
-    package static func run(feed: String, trusted: [FeedPublicKey], now: Int64 = FeedText.now()) async throws -> Report {
+    package static func run(feed: String, trusted: [FeedPublicKey], now: Int64 = FeedText.now(),
+                            temporaryFolder: String = FeedFiles.temporaryFolder) async throws -> Report {
         let transport = FolderFeedTransport(root: feed)
         guard let check = try await FeedCheck.run(transport: transport, trusted: trusted, state: nil,
                                                   installedSHA256: nil, now: now) else {
@@ -38,13 +40,25 @@ package enum FeedFolderCheck {
             let basePath = feed + "/index/\(d.from).calldir"
             if Syscalls.exists(basePath) {
                 let base = try CallDirIndex(path: basePath, verify: false)
-                guard FeedFiles.sha256(base.file) == d.from, base.checksum == delta.oldChecksum else {
+                guard FeedFiles.sha256(base.file) == d.from else {
                     throw FeedError(.base, "the delta does not start from index \(d.from)", path: feed + "/" + d.path)
                 }
+                try patchAsFollowers(base: base, delta: feed + "/" + d.path, manifest: m, trusted: trusted, temporaryFolder: temporaryFolder)
             }
             report.checkedFiles += 1
         }
         return report
+    }
+
+    /// The delta applied to its base as a follower applies it (base checksum and size, the
+    /// patch, the result against the manifest), into a scratch file removed after.
+    static func patchAsFollowers(base: CallDirIndex, delta: String, manifest: FeedManifest, trusted: [FeedPublicKey],
+                                 temporaryFolder: String) throws {
+        let output = temporaryFolder + "/calldir-verify-feed-\(Syscalls.processID)-\(manifest.serial).calldir"
+        defer { _ = Syscalls.unlink(output) }
+        try FeedFollower(trusted: trusted).patch(installed: base, deltaPath: delta, output: output,
+                                                 temporaryFolder: temporaryFolder, source: delta)
+        try FeedFollower.verify(try MappedFile(path: output), against: manifest)
     }
 
     static func mapped(_ feed: String, _ path: String, size: Int64, sha256: String) throws -> MappedFile {

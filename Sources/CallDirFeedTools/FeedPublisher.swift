@@ -14,6 +14,12 @@ package enum FeedPublisher {
         package var expiresAfter: Int64 = 7 * 86400
         package var grace: Int64 = 3600
         package var now: Int64 = FeedText.now()
+        /// The feed id for a first publication (`--feed-id`); else 32 random hex digits. A
+        /// feed keeps the id of its first manifest: another is refused.
+        package var feedId: String?
+        /// `--rotate-from`: the key the feed is signed with now; `key` becomes the feed's key
+        /// through a rotation statement both sign (`FeedRoot`, FORMAT.md "Key rotation").
+        package var rotateFrom: FeedPrivateKey?
         package var temporaryFolder = "/tmp"
         package init() {}
     }
@@ -27,23 +33,45 @@ package enum FeedPublisher {
     }
 
     package static let historyFolder = "history"
+    /// The longest `--expires`: a manifest valid for longer would freeze followers for longer.
+    package static let maxExpiresAfter: Int64 = 366 * 86400
 
+    /// Publishes NEW holding the feed folder's lock: a second `publish` at the same time is
+    /// refused (check `busy`) before it changes anything.
     package static func publish(index newPath: String, feed: String, key: FeedPrivateKey, options: Options) throws -> Outcome {
         guard options.keep >= 0 else { throw FeedError(.usage, "--keep must be 0 or more") }
+        guard (1...maxExpiresAfter).contains(options.expiresAfter) else {
+            throw FeedError(.usage, "--expires must be between 1s and \(maxExpiresAfter / 86400)d")
+        }
+        if let id = options.feedId, !FeedManifest.isValidFeedId(id) {
+            throw FeedError(.usage, "--feed-id must be 1 to 64 letters, digits, '.', '_' or '-'")
+        }
         let new = try CallDirIndex(path: newPath, verify: true)
+        try FeedFiles.makeFolder(feed)
+        return try FeedFiles.withFolderLock(feed) {
+            try publishLocked(new, feed: feed, key: key, options: options)
+        }
+    }
+
+    private static func publishLocked(_ new: CallDirIndex, feed: String, key: FeedPrivateKey, options: Options) throws -> Outcome {
         let sha = FeedFiles.sha256(new.file)
-        for folder in [feed, feed + "/index", feed + "/delta", feed + "/" + historyFolder] { try FeedFiles.makeFolder(folder) }
+        for folder in [feed + "/index", feed + "/delta", feed + "/" + historyFolder] { try FeedFiles.makeFolder(folder) }
 
         // The previous manifest, checked with our own key: a tampered folder is not extended.
         var previous: FeedManifest?
         let previousBytes = try FeedFiles.read(feed + "/" + FeedManifest.fileName, maxBytes: FeedJSON.maxBytes)
         if let bytes = previousBytes {
             let signature = try FeedFiles.read(feed + "/" + FeedManifest.signatureFileName, maxBytes: 4096) ?? []
-            previous = try FeedSignature.verify(manifest: bytes, signature: signature, trusted: [key.publicKey],
+            previous = try FeedSignature.verify(manifest: bytes, signature: signature, trusted: [(options.rotateFrom ?? key).publicKey],
                                                 manifestName: feed + "/" + FeedManifest.fileName,
                                                 signatureName: feed + "/" + FeedManifest.signatureFileName)
         }
-        let serial = max(previous?.serial ?? 0, history(feed).map(\.serial).max() ?? 0) + 1
+        let serial = try nextSerial(previous: previous, feed: feed)
+        let feedId = try feedIdentity(previous: previous, options: options)
+        if let old = options.rotateFrom {
+            try rotate(feed: feed, from: old, to: key, feedId: feedId, serial: serial)
+        }
+        let rootVersion = rootVersions(feed).max() ?? 1
 
         // 1. The index, by its SHA-256.
         let indexPath = "index/\(sha).calldir"
@@ -62,8 +90,9 @@ package enum FeedPublisher {
                 bases.append(candidate)
             }
         }
-        var outcome = Outcome(manifest: FeedManifest(serial: serial, created: options.now, expires: options.now + options.expiresAfter,
+        var outcome = Outcome(manifest: FeedManifest(feed: feedId, serial: serial, created: options.now, expires: options.now + options.expiresAfter,
                                                      keyId: key.publicKey.keyId, index: entry, deltas: []))
+        outcome.manifest.root = rootVersion
         // Yesterday's index (when a base) is diffed; every older base's delta is composed from
         // the one to yesterday this folder already holds and that diff (DeltaComposer), which
         // reads a few changed numbers instead of every number of both indexes again. A base
@@ -106,16 +135,67 @@ package enum FeedPublisher {
         try FeedFiles.publish(bytes, to: feed + "/\(historyFolder)/\(serial).json", role: "the manifest's history copy")
         if let previousBytes {
             // For the moment between the two renames: a signature file valid for both manifests.
-            try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: [key]) + FeedSignature.render(manifest: bytes, keys: [key]),
+            let signers = [key] + (options.rotateFrom.map { [$0] } ?? [])
+            try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: signers) + FeedSignature.render(manifest: bytes, keys: [key]),
                                   to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
         }
         try FeedFiles.publish(bytes, to: feed + "/" + FeedManifest.fileName, role: "the manifest")
         try FeedFiles.publish(try FeedSignature.render(manifest: bytes, keys: [key]),
                               to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
 
-        // 4. Prune what no manifest of the grace period (nor the previous one) names.
-        outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace)
+        // 4. Prune what no manifest of the grace period (nor this one, nor the previous one) names.
+        outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace,
+                                   keeping: [outcome.manifest] + (previous.map { [$0] } ?? []))
         return outcome
+    }
+
+    /// The previous manifest's serial + 1, or past history/'s when the manifest was removed by
+    /// hand; refused (not trapped) when that would overflow (a planted history/ file).
+    static func nextSerial(previous: FeedManifest?, feed: String) throws -> Int64 {
+        let last = previous?.serial ?? history(feed).map(\.serial).max() ?? 0
+        let (next, overflow) = last.addingReportingOverflow(1)
+        guard !overflow else {
+            throw FeedError(.manifest, "the last serial is \(last): no next serial (a file planted in \(historyFolder)/?)", path: feed)
+        }
+        return next
+    }
+
+    /// Writes the next rotation statement, `root/<version>.json` naming `new` from `serial` on,
+    /// signed by `old` (which must be the feed's current key) and `new`, before any manifest
+    /// signed by `new` exists.
+    static func rotate(feed: String, from old: FeedPrivateKey, to new: FeedPrivateKey, feedId: String, serial: Int64) throws {
+        try FeedFiles.makeFolder(feed + "/" + FeedRoot.folder)
+        let current = rootVersions(feed).max() ?? 1
+        let currentPath = feed + "/" + FeedRoot.path(version: current)
+        if current > 1, let bytes = try FeedFiles.read(currentPath, maxBytes: 1 << 16),
+           case .array(let keys)? = try FeedJSON.parse(bytes, name: currentPath)["keys"], !keys.contains(.string(old.publicKey.text)) {
+            throw FeedError(.usage, "--rotate-from is not the key that rotation statement \(current) names", path: currentPath)
+        }
+        let path = feed + "/" + FeedRoot.path(version: current + 1)
+        let statement = FeedRoot(version: current + 1, keys: [new.publicKey], serial: serial).rendered(feed: feedId)
+        try FeedFiles.publish(statement, to: path, role: "the rotation statement")
+        try FeedFiles.publish(try FeedSignature.render(manifest: statement, keys: [old, new]), to: path + ".sig",
+                              role: "the rotation statement's signature")
+    }
+
+    /// The versions of the rotation statements in the folder.
+    static func rootVersions(_ feed: String) -> [Int64] {
+        Syscalls.folderEntries(feed + "/" + FeedRoot.folder).compactMap { name in
+            name.hasSuffix(".json") ? Int64(name.dropLast(5)) : nil
+        }
+    }
+
+    /// The feed id: the previous manifest's, else `--feed-id`, else a new random one.
+    static func feedIdentity(previous: FeedManifest?, options: Options) throws -> String {
+        if let id = previous?.feed {
+            guard options.feedId == nil || options.feedId == id else {
+                throw FeedError(.usage, "this feed's id is \"\(id)\" (chosen at its first publication); --feed-id cannot change it")
+            }
+            return id
+        }
+        if let id = options.feedId { return id }
+        var random = SystemRandomNumberGenerator()
+        return FeedText.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
     /// The delta from the published index `base` to NEW, under its own SHA-256: diffed, or
@@ -159,10 +239,10 @@ package enum FeedPublisher {
         }.sorted { $0.serial > $1.serial }
     }
 
-    static func prune(feed: String, now: Int64, grace: Int64) throws -> [String] {
+    static func prune(feed: String, now: Int64, grace: Int64, keeping: [FeedManifest]) throws -> [String] {
         let all = history(feed)
-        // The current and the previous manifest always; older ones while in the grace period.
-        let kept = all.enumerated().filter { $0.offset < 2 || $0.element.created >= now - grace }.map(\.element)
+        // The manifests written and replaced now always; older ones while in the grace period.
+        let kept = keeping + all.filter { m in m.created >= now - grace && !keeping.contains { $0.serial == m.serial } }
         var named = Set<String>()
         for m in kept {
             named.insert(m.index.path)

@@ -6,8 +6,10 @@ import CallDirPatch
 /// the feed's current one, with the follower an app uses (`FeedFollower` in CallDirFeed: the
 /// manifest's checks, the checked download, the patch, the check against the manifest); what
 /// is left here is a server's way to publish: the download and the patch result beside the
-/// index, renamed over it once verified, the serial recorded last. Any failure leaves the
-/// installed index as it was.
+/// index, renamed over it once verified. The state is recorded before the rename (FORMAT.md,
+/// "Update feed", step 7): once the new index may be in place, no older manifest is accepted,
+/// whatever fails after; a state ahead of the index is completed by the next update. Any
+/// failure leaves the installed index as it was.
 package struct FeedUpdater: Sendable {
     package enum Result: Sendable, Equatable {
         case upToDate(serial: Int64)
@@ -16,6 +18,8 @@ package struct FeedUpdater: Sendable {
 
     package var indexPath: String
     package var trusted: [FeedPublicKey]
+    /// `--feed-id`: the feed to follow; else the state file's, else the first manifest's.
+    package var pinnedFeed: String?
     /// Where the patch spills labels: the index's folder unless told (`--tmpdir`).
     package var temporaryFolder: String
     package var now: @Sendable () -> Int64 = { FeedText.now() }
@@ -28,7 +32,11 @@ package struct FeedUpdater: Sendable {
         temporaryFolder = slash.map { $0 == indexPath.startIndex ? "/" : String(indexPath[..<$0]) } ?? "."
     }
 
-    var follower: FeedFollower { FeedFollower(trusted: trusted, now: now, progress: progress) }
+    var follower: FeedFollower {
+        var follower = FeedFollower(trusted: trusted, now: now, progress: progress)
+        follower.pinnedFeed = pinnedFeed
+        return follower
+    }
 
     package var statePath: String { FeedState.path(forIndex: indexPath) }
 
@@ -44,11 +52,25 @@ package struct FeedUpdater: Sendable {
     /// With `ifNoneMatch`, the ETag of the manifest last seen: a server answering "not
     /// modified" costs one small request (`serve --follow`). Returns the manifest's ETag.
     package func update(transport: some FeedTransport, ifNoneMatch: String?) async throws -> (result: Result, etag: String?) {
+        do {
+            try AtomicFile.requireRegularOrAbsent(indexPath, role: "the feed's update")
+            try AtomicFile.requireRegularOrAbsent(statePath, role: "the feed state")
+        } catch let error as CallDirError {
+            throw FeedError(.usage, error.message, path: error.path)
+        }
+        // Temporaries of an update that was killed (the download, the patch result).
+        StaleTemporaries.sweep(folders: [temporaryFolder, AtomicFile.folder(of: indexPath)])
         let state = try readState()
         // The installed index, when there is a readable one: the base a delta applies to.
         let installed = Syscalls.exists(indexPath) ? try? CallDirIndex(path: indexPath, verify: false) : nil
         guard let check = try await follower.check(transport: transport, state: state, installed: installed,
                                                    ifNoneMatch: ifNoneMatch) else {
+            // "Not modified" is no news of the feed: the manifest last verified must still be valid.
+            if let state, let expires = state.expires, now() >= expires {
+                throw FeedError(.expired, "the server answers 'not modified' and the manifest last verified (serial "
+                                + "\(state.serial)) expired at \(FeedText.timestamp(expires)): the feed is frozen",
+                                path: transport.location(FeedManifest.fileName))
+            }
             return (.upToDate(serial: state?.serial ?? 0), ifNoneMatch)
         }
         return (try await install(check, installed: installed, transport: transport), check.etag)
@@ -62,14 +84,18 @@ package struct FeedUpdater: Sendable {
         defer { _ = Syscalls.unlink(staging) }
         switch check.plan {
         case .upToDate:
-            if state?.serial != manifest.serial { try record(manifest) }
+            // A new serial for the same index, or a format-1 state to pin the feed and its expiry in.
+            if state?.serial != manifest.serial || state?.feed != manifest.feed || state?.expires != manifest.expires
+                || (state?.root ?? nil) != follower.state(after: check).root {
+                try record(check)
+            }
             return .upToDate(serial: manifest.serial)
         case .full(let entry):
             let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
                                                        to: staging, role: "the index")
             try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
+            try record(check)
             try FeedFiles.rename(staging, over: indexPath)
-            try record(manifest)
             return .installed(serial: manifest.serial, viaDelta: false, downloaded: received)
         case .delta(let entry):
             guard let installed else { throw FeedError(.base, "no installed index to apply a delta to", path: indexPath) }
@@ -80,8 +106,8 @@ package struct FeedUpdater: Sendable {
             try follower.patch(installed: installed, deltaPath: deltaPath, output: staging, temporaryFolder: temporaryFolder,
                                source: transport.location(entry.path))
             try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
+            try record(check)
             try FeedFiles.rename(staging, over: indexPath)
-            try record(manifest)
             return .installed(serial: manifest.serial, viaDelta: true, downloaded: received)
         }
     }
@@ -91,7 +117,7 @@ package struct FeedUpdater: Sendable {
         try FeedFollower.verify(file, against: manifest)
     }
 
-    func record(_ manifest: FeedManifest) throws {
-        try FeedFiles.publish(follower.state(after: manifest).rendered(), to: statePath, role: "the feed state")
+    func record(_ check: FeedCheck) throws {
+        try FeedFiles.publish(follower.state(after: check).rendered(), to: statePath, role: "the feed state")
     }
 }

@@ -47,6 +47,15 @@ public struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("follow-interval"), help: ArgumentHelp("With --follow: how often to poll the feed, in milliseconds (each wait varies by up to 10% so replicas spread out; requests are conditional).", valueName: "ms"))
     public var followInterval = 60_000
 
+    @Option(name: .customLong("feed-id"), help: ArgumentHelp("With --follow: the feed id to accept (what `calldir publish` prints); by default the first one seen is pinned in <index>.feed-state.", valueName: "id"))
+    public var feedId: String?
+
+    @Option(name: .customLong("follow-min-rate"), help: ArgumentHelp("With --follow: the slowest download accepted, in bytes a second over each stall window; slower is reported as stalled and aborted.", valueName: "bytes"))
+    public var followMinRate = 1024
+
+    @Option(name: .customLong("follow-stall-window"), help: ArgumentHelp("With --follow: the seconds over which --follow-min-rate is measured (headers included).", valueName: "seconds"))
+    public var followStallWindow = 30
+
     public init() {}
 
     public static let maxPollInterval = 86_400_000
@@ -65,6 +74,9 @@ public struct ServeOptions: ParsableArguments {
             guard !trustedKeys.isEmpty else { throw ValidationError("--follow needs at least one --trusted-key ed25519:<64 hex>.") }
             guard (50...Self.maxPollInterval).contains(followInterval) else {
                 throw ValidationError("--follow-interval must be 50 to \(Self.maxPollInterval) milliseconds.")
+            }
+            guard (0...(1 << 30)).contains(followMinRate), (1...3600).contains(followStallWindow) else {
+                throw ValidationError("--follow-min-rate must be 0 to 1073741824 and --follow-stall-window 1 to 3600 seconds.")
             }
         } else if !trustedKeys.isEmpty {
             throw ValidationError("--trusted-key is for --follow.")

@@ -42,7 +42,8 @@ struct PublishCommand: ParsableCommand {
         of the last --keep published indexes (delta/<sha256>.calldelta), then manifest.json \
         (serial, times, sizes, digests) and manifest.json.sig (Ed25519 over its exact bytes), \
         each published atomically: a reader never sees a manifest naming a missing file. Files \
-        that no manifest of the last --grace names are removed.
+        that no manifest of the last --grace names are removed. One publish at a time: the \
+        feed folder is locked, and a second publish meanwhile is refused with nothing changed.
         Example: calldir publish today.calldir --feed /srv/feed --key feed.key --keep 7
         """ + "\n\n" + FeedHelp.exitStatus
     )
@@ -55,12 +56,14 @@ struct UpdateCommand: ParsableCommand {
         commandName: "update",
         abstract: "Bring an index up to date from a signed feed (one shot, for cron).",
         discussion: """
-        Verifies the feed's manifest with a trusted key, refuses a lower serial than the \
-        installed one (rollback) and an expired manifest (a frozen feed), downloads the delta \
-        from the installed index when the feed offers one that is smaller, else the whole \
-        index, checking size and SHA-256 as it arrives; patches, checks the result against the \
-        manifest, and only then replaces the index (atomically) and records the serial in \
-        <index>.feed-state. Any failure leaves the installed index as it was.
+        Verifies the feed's manifest with a trusted key, refuses another feed's manifest (the \
+        feed id is pinned at the first update), a lower serial than the installed one \
+        (rollback) and an expired manifest (a frozen feed), downloads the delta from the \
+        installed index when the feed offers one that is smaller, else the whole index, \
+        checking size and SHA-256 as it arrives and aborting a download slower than --min-rate \
+        or an update longer than --timeout; patches, checks the result against the manifest, \
+        records the serial in <index>.feed-state and only then replaces the index (atomically). \
+        Any failure leaves the installed index as it was.
         Example: calldir update --feed https://lists.example/spam --trusted-key ed25519:1f0c...
         """ + "\n\n" + FeedHelp.exitStatus
     )

@@ -18,16 +18,30 @@ final class FeedFollowLoop: Sendable {
     let updater: FeedUpdater
     let intervalMilliseconds: Int
     let client: HTTPClient
+    let deadlines: FeedDeadlines
     let logger: Logger
 
-    init(url: String, trusted: [FeedPublicKey], indexPath: String, intervalMilliseconds: Int, logger: Logger) {
+    init(url: String, trusted: [FeedPublicKey], indexPath: String, intervalMilliseconds: Int, deadlines: FeedDeadlines,
+         feedId: String?, logger: Logger) {
         self.url = url
-        updater = FeedUpdater(indexPath: indexPath, trusted: trusted)
+        var updater = FeedUpdater(indexPath: indexPath, trusted: trusted)
+        updater.pinnedFeed = feedId
+        self.updater = updater
         self.intervalMilliseconds = intervalMilliseconds
-        // A poll must not outlast its interval by much: time-outs of at most 10 s.
+        self.deadlines = deadlines
+        // Connecting must not outlast a poll interval by much; the rest is the deadlines' watch.
         let seconds = Int64(max(1, min(10, intervalMilliseconds / 1000)))
-        client = HTTPFeedTransport.makeClient(connectTimeout: .seconds(seconds), readTimeout: .seconds(seconds))
+        client = HTTPFeedTransport.makeClient(connectTimeout: .seconds(seconds), readTimeout: deadlines.window)
         self.logger = logger
+    }
+
+    /// The status from the saved state, before any check: after a restart the serial, age and
+    /// expiry are those of the installed index, not zeros, so an age or expiry alert still fires.
+    func seed(_ status: FeedStatus) {
+        let state = try? updater.readState()
+        status.update({ s in
+            if let state { s.record(state) }
+        }, url: url)
     }
 
     /// One check: returns the ETag to send next time (nil after a failure, so the next poll
@@ -35,7 +49,8 @@ final class FeedFollowLoop: Sendable {
     func check(etag: String?, status: FeedStatus, holder: IndexHolder?) async -> String? {
         let now = FeedText.now()
         do {
-            let (result, newETag) = try await updater.update(transport: HTTPFeedTransport(feedURL: url, client: client), ifNoneMatch: etag)
+            let transport = HTTPFeedTransport(feedURL: url, client: client, deadlines: deadlines)
+            let (result, newETag) = try await updater.update(transport: transport, ifNoneMatch: etag)
             var installed = false
             if case .installed(let serial, let viaDelta, let bytes) = result {
                 installed = true
@@ -48,18 +63,22 @@ final class FeedFollowLoop: Sendable {
                 s.lastCheck = now
                 s.lastSuccess = now
                 s.lastError = nil
+                s.stalled = false
                 if installed { s.updates += 1 }
-                if let state { s.serial = state.serial; s.manifestCreated = state.manifestCreated }
+                if let state { s.record(state) }
             }, url: url)
             return newETag
         } catch {
-            let text = "\(error)"
+            let text = FeedText.printable("\(error)")
             logger.warning("feed: \(text); the current index keeps serving")
+            let state = try? updater.readState()
             status.update({ s in
                 s.checks += 1
                 s.failures += 1
                 s.lastCheck = now
                 s.lastError = text
+                s.stalled = (error as? FeedError)?.check == .timeout
+                if let state { s.record(state) }
             }, url: url)
             return nil
         }
@@ -80,5 +99,14 @@ final class FeedFollowLoop: Sendable {
                 etag = await check(etag: etag, status: status, holder: holder)
             }
         }
+    }
+}
+
+extension FeedStatus.Snapshot {
+    /// The installed manifest's serial, creation and expiry, from the state file.
+    mutating func record(_ state: FeedState) {
+        serial = state.serial
+        manifestCreated = state.manifestCreated
+        expires = state.expires ?? 0
     }
 }

@@ -57,11 +57,15 @@ enum FeedRunner {
         say(2, "calldir: private key in \(options.output) (key id \(key.publicKey.keyId)); give followers the public key above as --trusted-key\n")
     }
 
-    static func publish(_ options: PublishOptions) throws {
-        guard let keyText = try FeedFiles.read(options.key, maxBytes: 4096) else {
-            throw FeedError(.usage, "no such key file (make one with `calldir keygen -o FILE`)", path: options.key)
+    static func privateKey(_ path: String) throws -> FeedPrivateKey {
+        guard let keyText = try FeedFiles.read(path, maxBytes: 4096) else {
+            throw FeedError(.usage, "no such key file (make one with `calldir keygen -o FILE`)", path: path)
         }
-        let key = try FeedPrivateKey(fileText: String(decoding: keyText, as: UTF8.self), path: options.key)
+        return try FeedPrivateKey(fileText: String(decoding: keyText, as: UTF8.self), path: path)
+    }
+
+    static func publish(_ options: PublishOptions) throws {
+        let key = try privateKey(options.key)
         var settings = FeedPublisher.Options()
         settings.keep = options.keep
         guard let expires = FeedText.duration(options.expires), let grace = FeedText.duration(options.grace) else {
@@ -69,18 +73,20 @@ enum FeedRunner {
         }
         settings.expiresAfter = expires
         settings.grace = grace
+        settings.feedId = options.feedId
+        settings.rotateFrom = try options.rotateFrom.map(privateKey)
         let outcome = try FeedPublisher.publish(index: options.index, feed: options.feed, key: key, options: settings)
         let m = outcome.manifest
         if options.json {
             say(1, FeedJSON.object([
-                ("feed", .string(options.feed)), ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)),
+                ("feed", .string(options.feed)), ("feedId", .string(m.feed ?? "")), ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)),
                 ("size", .int(m.index.size)), ("expires", .string(FeedText.timestamp(m.expires))),
                 ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
                 ("newDeltas", .int(Int64(outcome.newDeltas))), ("composedDeltas", .int(Int64(outcome.composedDeltas))),
                 ("pruned", .array(outcome.pruned.map { .string($0) })),
             ]).rendered() + "\n")
         } else {
-            say(1, "published serial \(m.serial) in \(options.feed): index \(m.index.sha256.prefix(16))… (\(m.index.size) bytes), "
+            say(1, "published serial \(m.serial) of feed \(m.feed ?? "") in \(options.feed): index \(m.index.sha256.prefix(16))… (\(m.index.size) bytes), "
                 + (m.deltas.isEmpty ? "no delta, " : "\(m.deltas.count) delta(s) (\(m.deltas.map { String($0.size) }.joined(separator: ", ")) bytes), ")
                 + "expires \(FeedText.timestamp(m.expires)); pruned \(outcome.pruned.count) file(s)\n")
         }
@@ -90,6 +96,11 @@ enum FeedRunner {
         let keys = try trusted(options.keys.trustedKeys)
         guard let index = options.index else { throw FeedError(.usage, "--index is required") }
         var updater = FeedUpdater(indexPath: index, trusted: keys)
+        updater.pinnedFeed = options.feedId
+        var deadlines = FeedDeadlines()
+        deadlines.total = .seconds(Int64(options.timeout))
+        deadlines.minimumRate = Int64(options.minRate)
+        deadlines.window = .seconds(Int64(options.stallWindow))
         let terminal = isatty(2) != 0
         if terminal {
             updater.progress = { got, total in
@@ -98,11 +109,10 @@ enum FeedRunner {
             }
         }
         let url = options.feed
-        let timeout = options.timeout
-        let result = try runBlocking { [updater] in
-            let client = HTTPFeedTransport.makeClient(readTimeout: .seconds(Int64(timeout)))
+        let result = try runBlocking { [updater, deadlines] in
+            let client = HTTPFeedTransport.makeClient(readTimeout: deadlines.window)
             do {
-                let outcome = try await updater.update(transport: HTTPFeedTransport(feedURL: url, client: client))
+                let outcome = try await updater.update(transport: HTTPFeedTransport(feedURL: url, client: client, deadlines: deadlines))
                 try? await client.shutdown()
                 return outcome
             } catch {
@@ -127,11 +137,12 @@ enum FeedRunner {
         let feed = options.feed
         let report = try runBlocking { try await FeedFolderCheck.run(feed: feed, trusted: keys) }
         let m = report.manifest
-        say(1, options.json ? FeedJSON.object([("feed", .string(feed)), ("ok", .bool(true)), ("serial", .int(m.serial)),
+        say(1, options.json ? FeedJSON.object([("feed", .string(feed)), ("ok", .bool(true)), ("feedId", m.feed.map { FeedJSON.string($0) } ?? .null),
+                                               ("serial", .int(m.serial)),
                                                ("expires", .string(FeedText.timestamp(m.expires))),
                                                ("files", .int(Int64(report.checkedFiles)))]).rendered() + "\n"
                             : "ok: \(feed): serial \(m.serial), \(report.checkedFiles) file(s) match the manifest, signed by \(m.keyId), "
-                              + "expires \(FeedText.timestamp(m.expires))\n")
+                              + "expires \(FeedText.timestamp(m.expires)), feed id \(m.feed ?? "none (format 1)")\n")
     }
 }
 

@@ -8,6 +8,8 @@ import Logging
 import CallDirServeOptions
 import CallDirFeedOptions
 import CallDirFeed
+import CallDirPatch
+import CallDirFeedHTTP
 import CallDirReader
 
 /// The lookup daemon, usually started as `calldir serve` (which execs this with the same
@@ -57,13 +59,23 @@ struct ServeDaemon: ParsableCommand {
         var follower: FeedFollowLoop?
         let firstStatus = FeedStatus()
         var firstETag: String?
+        var fetchedFirst = false
         if let url = options.follow {
+            // The follower renames new indexes over --index: never over a device, FIFO or link.
+            do { try AtomicFile.requireRegularOrAbsent(index, role: "--follow") } catch let error as CallDirError {
+                throw ValidationError(error.description)
+            }
             let keys: [FeedPublicKey]
             do { keys = try options.trustedKeys.map { try FeedPublicKey(text: $0) } } catch { throw ValidationError("\(error)") }
+            var deadlines = FeedDeadlines()
+            deadlines.minimumRate = Int64(options.followMinRate)
+            deadlines.window = .seconds(Int64(options.followStallWindow))
             let loop = FeedFollowLoop(url: url, trusted: keys, indexPath: index, intervalMilliseconds: options.followInterval,
-                                      logger: Logger(label: "calldir.feed"))
+                                      deadlines: deadlines, feedId: options.feedId, logger: Logger(label: "calldir.feed"))
             follower = loop
+            loop.seed(firstStatus)
             if access(index, F_OK) != 0 {
+                fetchedFirst = true
                 firstETag = try runBlocking { await loop.check(etag: nil, status: firstStatus, holder: nil) }
             }
         }
@@ -71,10 +83,9 @@ struct ServeDaemon: ParsableCommand {
         do {
             server = try LookupServer(configuration: config, logger: Logger(label: "calldir.serve"))
             if let follower, let first = firstStatus.snapshot {
+                // The saved state (or the first fetch) reported from the first request on.
                 server.metrics.feed.update({ $0 = first }, url: first.url)
-                follower.start(status: server.metrics.feed, holder: server.holder, checked: true, firstETag: firstETag)
-            } else {
-                follower?.start(status: server.metrics.feed, holder: server.holder, checked: false, firstETag: nil)
+                follower.start(status: server.metrics.feed, holder: server.holder, checked: fetchedFirst, firstETag: firstETag)
             }
             try server.start()
         } catch {

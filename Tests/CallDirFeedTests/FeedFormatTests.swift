@@ -1,4 +1,5 @@
 import CallDirFeed
+import Foundation
 import Testing
 
 /// The feed's format and checks without a server: manifest bytes, signatures, rollback,
@@ -7,8 +8,8 @@ import Testing
 struct FeedFormatTests {
     static let a = String(repeating: "a", count: 64), b = String(repeating: "b", count: 64), c = String(repeating: "c", count: 64)
 
-    static func manifest(serial: Int64 = 3, expires: Int64 = 2_000_000_000) -> FeedManifest {
-        FeedManifest(serial: serial, created: 1_764_158_400, expires: expires, keyId: "",
+    static func manifest(serial: Int64 = 3, expires: Int64 = 2_000_000_000, feed: String? = "feed-a") -> FeedManifest {
+        FeedManifest(feed: feed, serial: serial, created: 1_764_158_400, expires: expires, keyId: "",
                      index: .init(path: "index/\(c).calldir", size: 1000, sha256: c, crc32: "0badcafe", deviceEntries: 42),
                      deltas: [.init(from: a, to: c, path: "delta/\(b).calldelta", size: 100, sha256: b),
                               .init(from: b, to: c, path: "delta/\(a).calldelta", size: 2000, sha256: a)])
@@ -74,9 +75,9 @@ struct FeedFormatTests {
     @Test("rollback and freeze are refused; the smallest delta from the installed index is chosen, else the full index")
     func policy() throws {
         let m = Self.manifest()
-        let state = FeedState(serial: 4, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
+        let state = FeedState(feed: nil, expires: nil, serial: 4, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
         #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: state, installedSHA256: Self.a, now: 0) })?.check == .rollback)
-        let same = FeedState(serial: 3, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
+        let same = FeedState(feed: nil, expires: nil, serial: 3, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
         #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: same, installedSHA256: Self.a, now: 0) })?.check == .rollback)
         #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: nil, installedSHA256: nil, now: m.expires) })?.check == .expired)
         #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.a, now: 0) == .delta(m.deltas[0]))
@@ -90,7 +91,7 @@ struct FeedFormatTests {
     func hostileManifests() throws {
         let good = String(decoding: Self.manifest().rendered(), as: UTF8.self)
         for (from, to) in [("index/\(Self.c).calldir", "../etc/passwd"), ("index/\(Self.c).calldir", "/abs"),
-                           ("\"format\": 1", "\"format\": 2"), ("\"serial\": 3", "\"serial\": 3.5"),
+                           ("\"format\": 2", "\"format\": 3"), ("\"feed\": \"feed-a\"", "\"feed\": \"a/b\""), ("\"serial\": 3", "\"serial\": 3.5"),
                            ("\"serial\": 3", "\"serial\": 3, \"serial\": 4"), ("\"deviceEntries\": 42", "\"deviceEntries\": -1"),
                            ("0badcafe", "0BADCAFE")] {
             let bad = Array(good.replacingOccurrences(of: from, with: to).utf8)
@@ -122,5 +123,72 @@ struct FeedFormatTests {
         #expect(FeedText.duration("-1h") == nil)
         #expect(FeedText.seconds(timestamp: FeedText.timestamp(1_764_158_400)) == 1_764_158_400)
         #expect(FeedText.seconds(timestamp: "2026-13-01T00:00:00Z") == nil)
+    }
+
+    @Test("the manifest names its feed (format 2); format 1 is still read; a pinned feed refuses another feed's manifest and a format-1 one")
+    func feedIdentity() throws {
+        let m = Self.manifest()
+        let legacy = Self.manifest(feed: nil)
+        #expect(String(decoding: m.rendered(), as: UTF8.self).hasPrefix("{\n  \"format\": 2,\n  \"feed\": \"feed-a\",\n"))
+        #expect(String(decoding: legacy.rendered(), as: UTF8.self).contains("\"format\": 1,"))
+        #expect(try FeedManifest.parse(legacy.rendered()) == legacy)
+        #expect(try FeedManifest.parse(m.rendered()).feed == "feed-a")
+        let pinned = FeedState(feed: "feed-a", expires: 2_000_000_000, serial: 2, sha256: Self.b, keyId: "", manifestCreated: 0, installed: 0)
+        #expect(try FeedPolicy.plan(m, state: pinned, installedSHA256: Self.a, now: 0) == .delta(m.deltas[0]))
+        var other = m
+        other.feed = "feed-b"
+        for refused in [other, legacy] {
+            #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(refused, state: pinned, installedSHA256: Self.a, now: 0) })?.check == .feed)
+            #expect((#expect(throws: FeedError.self) {
+                try FeedPolicy.plan(refused, state: nil, installedSHA256: nil, now: 0, pinnedFeed: "feed-a")
+            })?.check == .feed)
+        }
+        #expect(FeedError(.feed, "").exitCode == 66)
+        // The state keeps the pin and the expiry; a format-1 state (neither) is still read.
+        #expect(try FeedState.parse(pinned.rendered(), name: "s") == pinned)
+        let old = #"{"format": 1, "serial": 3, "sha256": "\#(Self.a)", "keyId": "k", "manifestCreated": "2026-11-26T12:00:00Z", "installed": "2026-11-26T12:00:00Z"}"#
+        let read = try FeedState.parse(Array(old.utf8), name: "s")
+        #expect(read.serial == 3 && read.feed == nil && read.expires == nil)
+    }
+
+    @Test("control characters from the network are escaped in an error's text")
+    func errorsArePrintable() {
+        let error = FeedError(.transport, "the server answered 500 \u{1B}[2J\r\u{9B}x", path: "http://h/\u{7}")
+        #expect(error.description == "http://h/\\u{7}: feed check 'transport' failed: the server answered 500 \\u{1b}[2J\\u{d}\\u{9b}x")
+    }
+
+    @Test("FORMAT.md's example (the golden manifest of format 2): its signature verifies with the key printed there and it parses to feed, serial and delta")
+    func formatExampleVerifies() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("FORMAT.md"), encoding: .utf8)
+        let example = try #require(text.range(of: "### Example\n\nTwo publications").map { String(text[$0.upperBound...]) })
+        let blocks = example.components(separatedBy: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        try #require(blocks.count >= 2)
+        let key = try #require(example.split(separator: "`").first { $0.hasPrefix("ed25519:") }.map(String.init))
+        let manifest = try FeedSignature.verify(manifest: Array(blocks[0].utf8), signature: Array(blocks[1].utf8),
+                                                trusted: [try FeedPublicKey(text: key)])
+        #expect(manifest.feed == "lists.example-spam" && manifest.serial == 2 && manifest.deltas.count == 1)
+    }
+
+    @Test("a rotation statement is adopted only when signed by a current key and a key it names, for the next version and this feed")
+    func rotationStatement() throws {
+        let old = FeedPrivateKey(), new = FeedPrivateKey(), stranger = FeedPrivateKey()
+        let root = FeedRoot(version: 1, keys: [old.publicKey], serial: 0)
+        let statement = FeedRoot(version: 2, keys: [new.publicKey], serial: 7).rendered(feed: "feed-a")
+        let next = try root.next(statement: statement, signature: try FeedSignature.render(manifest: statement, keys: [old, new]),
+                                 feed: "feed-a", name: "root/2.json")
+        #expect(next == FeedRoot(version: 2, keys: [new.publicKey], serial: 7))
+        for signers in [[new], [old], [stranger, new]] {
+            #expect(throws: FeedError.self, "\(signers.map(\.publicKey.keyId))") {
+                try root.next(statement: statement, signature: try FeedSignature.render(manifest: statement, keys: signers),
+                              feed: "feed-a", name: "root/2.json")
+            }
+        }
+        let both = try FeedSignature.render(manifest: statement, keys: [old, new])
+        #expect((#expect(throws: FeedError.self) { try root.next(statement: statement, signature: both, feed: "feed-b", name: "r") })?.check == .feed)
+        let skipped = FeedRoot(version: 3, keys: [new.publicKey], serial: 7).rendered(feed: "feed-a")
+        #expect(throws: FeedError.self) {
+            try root.next(statement: skipped, signature: try FeedSignature.render(manifest: skipped, keys: [old, new]), feed: "feed-a", name: "r")
+        }
     }
 }

@@ -18,10 +18,13 @@ enum FeedBin {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Still running after the time limit, so killed (a hang, not an answer).
+        var killed = false
     }
 
-    /// `calldir ARGS`, as a user or cron runs it.
-    static func run(_ arguments: [String], binary: String = "calldir") throws -> Result {
+    /// `calldir ARGS`, as a user or cron runs it; killed after `limit` seconds (a test of a
+    /// deadline must end even when the deadline does not).
+    static func run(_ arguments: [String], binary: String = "calldir", limit: Double? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(binary))
         process.arguments = arguments
@@ -30,11 +33,17 @@ enum FeedBin {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let killed = Killed()
+        if let limit {
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+                if process.isRunning { killed.lock.withLock { killed.value = true }; kill(process.processIdentifier, SIGKILL) }
+            }
+        }
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: stderrData, as: UTF8.self))
+                      stderr: String(decoding: stderrData, as: UTF8.self), killed: killed.lock.withLock { killed.value })
     }
 
     /// Sorted national NANP numbers (--country 1): `count` of them, from a seeded generator.
@@ -67,6 +76,11 @@ enum FeedBin {
     }
 
     static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+}
+
+final class Killed: @unchecked Sendable {  // guarded by lock
+    let lock = NSLock()
+    var value = false
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -157,6 +157,23 @@ package final class AtomicFile {
         return try MappedFile(fd: fd, length: length, path: temporaryPath)
     }
 
+    /// Refuses a path that is there and is not a regular file, or is a symbolic link: a file
+    /// replaced in place by rename (`update --index`, the feed state), unlike an `-o` output, is
+    /// never written into a device or FIFO nor through a link. Absent is fine.
+    package static func requireRegularOrAbsent(_ path: String, role: String) throws {
+        let what: String
+        if Syscalls.isSymbolicLink(path) {
+            what = "a symbolic link"  // even a dangling one: the rename would replace the link
+        } else {
+            switch Syscalls.kind(atPath: path) {
+            case .success(nil), .success(.regular?), .failure: return
+            case .success(let kind?): what = kind.name
+            }
+        }
+        throw CallDirError(.usage, "the path is \(what), which \(role) would replace (it is installed by renaming a new "
+                           + "regular file over it); give the path of a regular file, or of none yet", path: path)
+    }
+
     /// How `destination` is published, from what is there now (see the type's comment).
     package static func target(of destination: String, role: String) throws -> Target {
         switch Syscalls.kind(atPath: destination) {

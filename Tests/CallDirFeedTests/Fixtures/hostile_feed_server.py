@@ -7,6 +7,10 @@ misbehaves per file as rules.json (next to the folder, re-read on every request)
   "extra"    the file followed by 1 MiB more, with a Content-Length that covers it all
   "endless"  200 with no Content-Length, then bytes forever (until the client hangs up)
   "missing"  404
+  "trickle"  200 with the right Content-Length, then the body one byte every half second
+  "trickle-head"  the status line and headers one byte every half second, never finished
+  "304"      "not modified" to every conditional request (If-None-Match), forever; the
+             file with a fixed ETag otherwise (a mirror that freezes a follower)
 """
 import http.server
 import json
@@ -45,6 +49,36 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 with open(path, "rb") as f:
                     body = f.read() + b"\0" * (1 << 20)
                 self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            if rule == "trickle":
+                with open(path, "rb") as f:
+                    body = f.read()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                for i in range(len(body)):
+                    self.wfile.write(body[i:i + 1])
+                    time.sleep(0.5)
+                return
+            if rule == "trickle-head":
+                head = b"HTTP/1.1 200 OK\r\n" + b"X-Pad: a\r\n" * 100000
+                for i in range(len(head)):
+                    self.wfile.write(head[i:i + 1])
+                    time.sleep(0.5)
+                return
+            if rule == "304":
+                if self.headers.get("If-None-Match"):
+                    self.send_response(304)
+                    self.send_header("ETag", '"frozen"')
+                    self.end_headers()
+                    return
+                with open(path, "rb") as f:
+                    body = f.read()
+                self.send_response(200)
+                self.send_header("ETag", '"frozen"')
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
