@@ -55,7 +55,7 @@ struct EmergencyNumberCLITests {
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("'911' rejected: 911 is an emergency number (AG, AI, AS, BB, BM, BS, CA, DM and 15 more; libphonenumber 9.0.43)"), "\(refused.stderr)")
         #expect(refused.stderr.contains("emergency numbers are never blocked or labelled (emergency-number)"))
-        #expect(refused.stderr.contains("2 emergency numbers: remove them (never blocked or labelled), or --skip-invalid leaves them out"))
+        #expect(refused.stderr.contains("2 emergency numbers: remove the rows (emergency numbers are never blocked or labelled), or --skip-invalid leaves them out"))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("a.calldir")))
 
         let labels = scratch.write("id.csv", "+441632960001,Shop\n999,Police\n")

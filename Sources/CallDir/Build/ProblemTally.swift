@@ -70,7 +70,8 @@ public struct ProblemTally: Sendable, Equatable {
         if emergency > 0 {
             kinds.append(Kind(name: emergency == 1 ? "emergency number" : "emergency numbers", count: emergency,
                               rules: [(RejectReason.emergencyNumber.rawValue, emergency)],
-                              fix: "remove them (never blocked or labelled), or --skip-invalid leaves them out"))
+                              fix: emergency == 1 ? "remove the row (emergency numbers are never blocked or labelled), or --skip-invalid leaves it out"
+                                  : "remove the rows (emergency numbers are never blocked or labelled), or --skip-invalid leaves them out"))
         }
         if !labels.isEmpty {
             kinds.append(Kind(name: "with labels CallKit would refuse", count: labels.reduce(0) { $0 + $1.1 }, rules: labels,
