@@ -25,7 +25,8 @@ public enum CallerIDAction: String, Sendable, CaseIterable {
 public struct CallerIDPolicy: Sendable, Equatable {
     /// Withheld or empty caller IDs.
     public var withheld: CallerIDAction
-    /// Everything else that is not a possible number (`911`, `12010000000`, `abc`).
+    /// Everything else that is not a possible number (`12010000000`, `abc`), except an
+    /// emergency number (`911`, `112`), which is always allowed.
     public var invalid: CallerIDAction
 
     public init(withheld: CallerIDAction = .allow, invalid: CallerIDAction = .allow) {
@@ -33,8 +34,9 @@ public struct CallerIDPolicy: Sendable, Equatable {
         self.invalid = invalid
     }
 
+    /// An emergency number is always allowed, whatever `invalid` says (`EmergencyNumbers`).
     public func action(for reason: RejectReason) -> CallerIDAction {
-        reason.isWithheld ? withheld : invalid
+        reason == .emergencyNumber ? .allow : reason.isWithheld ? withheld : invalid
     }
 }
 
@@ -65,7 +67,10 @@ extension NumberNormalizer {
         case .success(.number(let number)): return .number(number)
         case .success(.range): return .notANumber(.notASingleNumber)
         case .failure(let reason):
-            guard reason == .invalidCharacter else { return .notANumber(reason) }
+            guard reason == .invalidCharacter else {
+                // `911`, `112`: too short to be a number, and never blocked (`EmergencyNumbers`).
+                return .notANumber(emergencyNumber(field) != nil ? .emergencyNumber : reason)
+            }
             if isWithheldWord(field) { return .notANumber(.withheld) }
             // Quotes copied from a spreadsheet ("+14692576503"): the number inside, as a
             // compile's CSV reader takes it. Only on this failure path: no cost to others.

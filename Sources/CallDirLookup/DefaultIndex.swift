@@ -12,13 +12,22 @@ package enum DefaultIndex {
         return data + "/calldir/index.calldir"
     }
 
-    /// Creates the folders above `path` (mkdir -p).
-    package static func createFolders(for path: String) {
+    /// Creates the folders above `path` (mkdir -p); returns those it created, outermost first.
+    @discardableResult
+    package static func createFolders(for path: String) -> [String] {
         var prefix = ""
+        var created: [String] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: false).dropLast() {
             prefix += (prefix.isEmpty && path.hasPrefix("/") && part.isEmpty) ? "/" : (prefix.isEmpty || prefix == "/" ? "" : "/") + part
-            if !prefix.isEmpty { mkdir(prefix, 0o755) }
+            if !prefix.isEmpty, mkdir(prefix, 0o755) == 0 { created.append(prefix) }
         }
+        return created
+    }
+
+    /// Removes the folders `createFolders` created that are still empty, innermost first: a
+    /// failed compile leaves no folder behind.
+    package static func removeEmptyFolders(_ created: [String]) {
+        for folder in created.reversed() { rmdir(folder) }
     }
 
     private static func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }

@@ -154,12 +154,15 @@ struct CompileCommand: ParsableCommand {
         let diagnostics = DiagnosticOutput(errorOutput)
         var problems: [Diagnostic] = []
         let keepsProblems = json
+        // The default index's folders, created for the temporary beside it, go again on failure.
+        let createdFolders = output == nil && !check ? DefaultIndex.createFolders(for: DefaultIndex.path) : []
         do {
             compiler = try Compiler(options: options(), onDiagnostic: { diagnostic in
                 if keepsProblems { problems.append(diagnostic) }
                 diagnostics.report(diagnostic)
             }, onProgress: quiet ? nil : { rows in Terminal.progress("\(formatCount(rows)) rows read") })
         } catch {
+            DefaultIndex.removeEmptyFolders(createdFolders)
             _ = diagnostics.finish(error: error)
             if json { printFailureJSON(error, problems: [], tally: ProblemTally()) }
             throw Terminal.fail(error)
@@ -170,6 +173,7 @@ struct CompileCommand: ParsableCommand {
             Terminal.clearProgress()
         } catch {
             Terminal.clearProgress()
+            DefaultIndex.removeEmptyFolders(createdFolders)
             _ = diagnostics.finish(error: error)
             if json { printFailureJSON(error, problems: problems, tally: compiler.problemTally) }
             throw Terminal.fail(error, negative: [.invalidList, .limitExceeded])
@@ -205,7 +209,6 @@ struct CompileCommand: ParsableCommand {
 
     private func options() throws -> CompileOptions {
         let path = output ?? DefaultIndex.path
-        if output == nil, !check { DefaultIndex.createFolders(for: path) }
         var options = CompileOptions(output: path)
         var textOptions = TextListOptions()
         textOptions.numberColumn = numberColumn

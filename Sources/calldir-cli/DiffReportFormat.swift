@@ -54,7 +54,10 @@ private struct ReportText {
             }
         }
         for (name, k) in [("blocking", r.blocking), ("identification", r.identification)] {
-            if !k.addedExamples.isEmpty { lines.append(item("first \(name) added: " + k.addedExamples.map(span).joined(separator: ", "))) }
+            if !k.addedExamples.isEmpty {
+                let shown = k.addedExamples.enumerated().map { i, e in span(e) + (i < k.addedLabels.count ? " " + quote(k.addedLabels[i]) : "") }
+                lines.append(item("first \(name) added: " + shown.joined(separator: ", ")))
+            }
             if !k.removedExamples.isEmpty { lines.append(item("first \(name) removed: " + k.removedExamples.map(span).joined(separator: ", "))) }
         }
         if !r.topLabelChanges.isEmpty {
@@ -81,10 +84,7 @@ private struct ReportText {
         if markdown { lines.append("") }
         let delta = r.newDeviceEntries - r.oldDeviceEntries
         var device = "device entries: \(formatCount(r.oldDeviceEntries)) → \(formatCount(r.newDeviceEntries)) (\(signed(delta)))"
-        if let budget = r.maxNumbers {
-            let share = budget > 0 ? Double(r.newDeviceEntries) / Double(budget) * 100 : 100
-            device += ", \(formatFixed(share, 1))% of --max-numbers \(formatCount(budget))"
-        }
+        if let budget = r.maxNumbers { device += ", " + budgetShare(r.newDeviceEntries, of: budget) }
         lines.append(markdown ? "**\(device)**" : device)
         switch r.budgetState {
         case .over: lines.append((markdown ? "> [!CAUTION]\n> " : "") + "over budget: a device would refuse to load NEW")
@@ -93,6 +93,17 @@ private struct ReportText {
         }
         if !markdown { lines = lines.map { $0.replacingArrows() } }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "100.03% of --max-numbers 10,010 (3 over)": as many decimals as it takes for a share
+    /// that is not exactly the budget not to read as 100%.
+    private func budgetShare(_ entries: Int64, of budget: Int64) -> String {
+        guard budget > 0 else { return "--max-numbers 0 (\(formatCount(entries)) over)" }
+        let share = Double(entries) / Double(budget) * 100
+        var places = 1
+        while places < 6, entries != budget, formatFixed(share, places) == formatFixed(100, places) { places += 1 }
+        let over = entries > budget ? " (\(formatCount(entries - budget)) over)" : ""
+        return "\(formatFixed(share, places))% of --max-numbers \(formatCount(budget))" + over
     }
 
     /// A list item; two leading spaces nest it under the item before.
@@ -121,7 +132,11 @@ extension DiffReport {
         func kind(_ k: KindChanges) -> JSONValue {
             .object([("added", .int(k.added)), ("removed", .int(k.removed)), ("relabeled", .int(k.relabeled)),
                      ("deviceRemovals", .int(k.deviceRemovals)), ("deviceAdditions", .int(k.deviceAdditions)),
-                     ("addedExamples", .array(k.addedExamples.map(\.json))), ("removedExamples", .array(k.removedExamples.map(\.json)))])
+                     ("addedExamples", .array(k.addedExamples.enumerated().map { i, e -> JSONValue in
+                         guard i < k.addedLabels.count else { return e.json }
+                         return .object([("first", .int(e.first)), ("last", .int(e.last)), ("label", .string(k.addedLabels[i]))])
+                     })),
+                     ("removedExamples", .array(k.removedExamples.map(\.json)))])
         }
         func ranges(_ g: RangeChanges) -> JSONValue {
             .object([("added", .int(Int64(g.added))), ("removed", .int(Int64(g.removed))), ("resized", .int(Int64(g.resized))),

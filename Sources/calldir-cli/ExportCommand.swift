@@ -80,7 +80,8 @@ struct ExportCommand: ParsableCommand {
             if !quiet && output != nil && output != "-" {
                 Terminal.printError("exported \(formatCount(summary.records)) records as \(format.rawValue) to \(output!): \(formatCount(summary.bytes)) bytes")
             }
-        } catch let error as CallDirError where error.code == .usage {
+        } catch let error as CallDirError where error.code == .usage && (error.path == nil || error.path != output) {
+            // A flag that does not fit the index (64); an unusable output path is exit 2, as for every command.
             Terminal.error(error.description)
             throw ExitCode(64)
         } catch {

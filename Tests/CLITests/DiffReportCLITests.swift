@@ -172,6 +172,32 @@ struct DiffReportCLITests {
         #expect(report["distinctLabelChanges"] as? Int == expectedPairs.count && report["labelChangesApproximate"] as? Bool == false)
     }
 
+    @Test("added identification numbers are listed with their labels; 10,013 entries of 10,010 read as over 100%")
+    func labelsAndBudget() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let numbers = (0..<10_010).map { "+1201\(5_550_000 + $0)" }
+        let oldBlock = scratch.write("old.txt", numbers.prefix(10_000).joined(separator: "\n") + "\n")
+        let newBlock = scratch.write("new.txt", numbers.joined(separator: "\n") + "\n")
+        let labels = scratch.write("id.csv", "+14155550001,Spam risk\n+14155550002,\"Acme, Inc\"\n+14155550003,Pharmacy\n")
+        try Self.compile(["--block", oldBlock, "-o", scratch.file("old.calldir")])
+        try Self.compile(["--block", newBlock, "--identify", labels, "-o", scratch.file("new.calldir")])
+        let diff = ["diff", scratch.file("old.calldir"), scratch.file("new.calldir"), "--report", "--max-numbers", "10010"]
+        let text = try CLI.run(diff)
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.stdout.contains(#"first identification added: 14155550001 "Spam risk", 14155550002 "Acme, Inc", 14155550003 "Pharmacy""#), "\(text.stdout)")
+        #expect(text.stdout.contains("device entries: 10,000 -> 10,013 (+13), 100.03% of --max-numbers 10,010 (3 over)"), "\(text.stdout)")
+        #expect(text.stdout.contains("over budget"))
+        let near = try CLI.run(["diff", scratch.file("old.calldir"), scratch.file("new.calldir"), "--report", "--max-numbers", "10014"])
+        #expect(near.stdout.contains("99.99% of --max-numbers 10,014\n"), "\(near.stdout)")
+        let markdown = try CLI.run(diff + ["--format", "markdown"])
+        #expect(markdown.stdout.contains("- first identification added: `14155550001` `Spam risk`"), "\(markdown.stdout)")
+        let json = try Self.json(try CLI.run(diff + ["--format", "json"]).stdout)
+        let added = (json["identification"] as? [String: Any])?["addedExamples"] as? [[String: Any]] ?? []
+        #expect(added.map { $0["label"] as? String } == ["Spam risk", "Acme, Inc", "Pharmacy"])
+        #expect(added.first?["first"] as? Int == 14_155_550_001)
+    }
+
     @Test("usage: diff needs -o or --report; --json and --report do not share stdout")
     func usage() throws {
         #expect(try CLI.run(["diff", "a.calldir", "b.calldir"]).status == 64)

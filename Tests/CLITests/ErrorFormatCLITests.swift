@@ -86,6 +86,22 @@ struct ErrorFormatCLITests {
         }
     }
 
+    @Test("github: order and repeat annotations show the row as written and the flag that fixes it")
+    func githubOrderAndRepeats() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let path = scratch.write("us.txt", "+1 (877) 555-5555\n+1 (800) 555-5555\n+1 877 555 5556\n+1-877-555-5556\n18775555557\n18775555557\n")
+        let result = try CLI.run(["compile", "--check", "--error-format", "github", "--block", path])
+        #expect(result.status == 1, "\(result.stderr)")
+        let annotations = result.stderr.split(separator: "\n").map(String.init).compactMap(Self.parse)
+        #expect(annotations.map(\.message) == [
+            "'+1 (800) 555-5555' (18005555555) is not above 18775555555 (line 1): entries out of order (CallKit error 3); --sort accepts any order",
+            "'+1-877-555-5556' (18775555556) repeats line 3: duplicate entries (CallKit error 4); --dedupe keeps one of each",
+            "18775555557 repeats line 5: duplicate entries (CallKit error 4); --dedupe keeps one of each",
+        ], "\(result.stderr)")
+        #expect(annotations.map { $0.properties["line"] } == ["2", "4", "6"])
+    }
+
     @Test("github: past 9 problems, a 10th annotation sums up and every problem stays in the log",
           .enabled(if: french != nil, "../shared/realdata is not present: skipped"))
     func githubCap() throws {

@@ -19,17 +19,17 @@ struct LookupPolicyCLITests {
         let scratch = TempFolder()
         defer { scratch.remove() }
         let index = try index(scratch)
-        let allowed = try CLI.run(["lookup", "--index", index, "anonymous", "911"])
-        #expect(allowed.stdout == "anonymous  unknown (not a number: anonymous)\n911  unknown (not a number: too-short)\n")
+        let allowed = try CLI.run(["lookup", "--index", index, "anonymous", "5555"])
+        #expect(allowed.stdout == "anonymous  unknown (not a number: anonymous)\n5555  unknown (not a number: too-short)\n")
         #expect(allowed.status == 1)
         for form in [["--anonymous", "block"], ["--anonymous=block"]] {
             let blocked = try CLI.run(["lookup", "--index", index] + form + ["Restricted"])
             #expect(blocked.stdout == "Restricted  blocked (not a number: anonymous)\n")
             #expect(blocked.status == 0)
         }
-        let both = try CLI.run(["lookup", "--json", "--invalid", "block", "--index", index, "911", "private"])
+        let both = try CLI.run(["lookup", "--json", "--invalid", "block", "--index", index, "5555", "private"])
         #expect(both.stdout == """
-            {"input":"911","valid":false,"reason":"too-short","message":"E.164 numbers have 7 to 15 digits, country code included; this has 3","action":"block","blocked":true,"label":null}
+            {"input":"5555","valid":false,"reason":"too-short","message":"E.164 numbers have 7 to 15 digits, country code included; this has 4","action":"block","blocked":true,"label":null}
             {"input":"private","valid":false,"reason":"anonymous","message":"the caller withheld the number (anonymous, private, restricted or unavailable)","action":"allow","blocked":false,"label":null}
 
             """)

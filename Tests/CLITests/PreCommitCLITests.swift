@@ -94,6 +94,15 @@ struct PreCommitCLITests {
         #expect(stray.isEmpty, "left in the repository: \(stray)")
     }
 
+    @Test("the shipped hooks print names a user tells apart: distinct, neither the start of the other")
+    func distinctHookNames() throws {
+        let manifest = try String(contentsOfFile: CLI.packageRoot.path + "/.pre-commit-hooks.yaml", encoding: .utf8)
+        let names = manifest.split(separator: "\n").filter { $0.hasPrefix("  name: ") }.map { String($0.dropFirst("  name: ".count)) }
+        #expect(names.count == 2)
+        for a in names { for b in names where a != b { #expect(!b.hasPrefix(a), "'\(a)' starts '\(b)'") } }
+        #expect(Set(names).count == names.count, "\(names)")
+    }
+
     @Test("the shipped .pre-commit-hooks.yaml is a valid manifest, and its calldir-check hook runs by try-repo",
           .enabled(if: preCommit != nil && gitExists, "pre-commit (PyPI) or git is not installed: skipped; scripts/setup installs pre-commit"))
     func shippedManifest() throws {

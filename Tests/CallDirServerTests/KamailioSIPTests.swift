@@ -94,7 +94,7 @@ struct KamailioSIPTests {
         try call("18005555555", decline)       // blocked
         try call("18775555555", answered)      // identified: passed on with its label
         try call("12125550000", answered)      // unknown
-        try call("911", answered)              // not a possible number: --invalid allow
+        try call("911", answered)              // an emergency number: always allowed
         try call("anonymous", decline)         // withheld: --anonymous block
         try call("8005555555", decline)        // national caller ID of a blocked number: --country 1
         try call("8775555555", answered)       // national, identified

@@ -80,7 +80,7 @@ struct RouterTests {
         #expect(json["blocked"] as? Bool == false)
         #expect(json["input"] as? String == "12010000000")
         #expect(json["index"] != nil)
-        #expect(call(.GET, "/v1/lookup/911").json["reason"] as? String == "too-short")
+        #expect(call(.GET, "/v1/lookup/5555").json["reason"] as? String == "too-short")
         #expect(call(.GET, "/v1/lookup/12010000000").json["reason"] as? String == "invalid-area-code")
         #expect(call(.GET, "/v1/lookup/" + String(repeating: "1", count: 100)).json["reason"] as? String == "too-long")
         for withheld in ["anonymous", "Anonymous", "PRIVATE", "restricted", "%20withheld", "unavailable", "Unknown"] {
@@ -93,16 +93,35 @@ struct RouterTests {
         let strict = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(),
                             policy: CallerIDPolicy(withheld: .block, invalid: .allow))
         #expect(call(.GET, "/v1/lookup/anonymous", router: strict).json["action"] as? String == "block")
-        #expect(call(.GET, "/v1/lookup/911", router: strict).json["action"] as? String == "allow")
+        #expect(call(.GET, "/v1/lookup/5555", router: strict).json["action"] as? String == "allow")
         let blockInvalid = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(),
                                   policy: CallerIDPolicy(withheld: .allow, invalid: .block))
-        #expect(call(.GET, "/v1/lookup/911", router: blockInvalid).json["action"] as? String == "block")
+        #expect(call(.GET, "/v1/lookup/5555", router: blockInvalid).json["action"] as? String == "block")
         #expect(call(.GET, "/v1/lookup/anonymous", router: blockInvalid).json["action"] as? String == "allow")
         let lenient = Router(holder: holder, metrics: metrics, limits: ServerLimits(),
                              normalizer: try NumberNormalizer(lenient: true))
         let spoofed = call(.GET, "/v1/lookup/12010000000", router: lenient).json
         #expect(spoofed["number"] as? String == "+12010000000" && spoofed["valid"] as? Bool == true)
         #expect(spoofed["input"] as? String == "12010000000")
+    }
+
+    @Test("an emergency number (911, 112, 999, 000) is allowed whatever --invalid says: one lookup, a batch, every format")
+    func emergencyNumbers() throws {
+        let blockInvalid = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(),
+                                  policy: CallerIDPolicy(withheld: .block, invalid: .block))
+        for number in ["911", "112", "999", "000", "%28112%29"] {
+            let json = call(.GET, "/v1/lookup/" + number, router: blockInvalid).json
+            #expect(json["action"] as? String == "allow" && json["reason"] as? String == "emergency-number", "\(number): \(json)")
+            #expect(String(buffer: call(.GET, "/v1/lookup/\(number)?format=status", router: blockInvalid).response.body) == "", "\(number)")
+        }
+        #expect(String(buffer: call(.GET, "/v1/lookup/911?format=text", router: blockInvalid).response.body) == "allow\n")
+        let batch = call(.POST, "/v1/lookup", #"["911", "5555", "18005555555", "112"]"#, router: blockInvalid).json
+        let results = try #require(batch["results"] as? [[String: Any]])
+        #expect(results.map { $0["action"] as? String } == ["allow", "block", "block", "allow"])
+        let us = Router(holder: holder, metrics: metrics, limits: ServerLimits(), normalizer: try NumberNormalizer(country: 1),
+                        policy: CallerIDPolicy(withheld: .block, invalid: .block))
+        #expect(call(.GET, "/v1/lookup/000", router: us).json["action"] as? String == "block")  // Australia's, not North America's
+        #expect(call(.GET, "/v1/lookup/911", router: us).json["action"] as? String == "allow")
     }
 
     @Test("response shapes: ?format=text|status, Accept: text/plain, errors as text")

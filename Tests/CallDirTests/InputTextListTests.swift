@@ -41,7 +41,7 @@ struct InputTextListTests {
     @Test func tabSplitsAtTheFirstTab() throws {
         #expect(try textRows("+41212130911\tSpam, calls at night\n+41213111285\t\n5551234\ta\tb\n") == [
             CollectedRow(1, "+41212130911", "Spam, calls at night"),  // the comma is label text
-            CollectedRow(2, "+41213111285", nil),                     // empty label is no label
+            CollectedRow(2, "+41213111285", ""),                      // an empty label, not no label
             CollectedRow(3, "5551234", "a\tb"),
         ])
     }
@@ -57,8 +57,8 @@ struct InputTextListTests {
         #expect(try textRows(text) == [
             CollectedRow(1, "+1 800 555 0100", "Acme, Inc."),
             CollectedRow(2, "+1 (800) 555-0101", "The \"Best\" Co"),
-            CollectedRow(3, "18005550102", nil),
-            CollectedRow(4, "18005550103", nil),
+            CollectedRow(3, "18005550102", ""),  // an empty label field
+            CollectedRow(4, "18005550103", nil),  // no label field
             CollectedRow(5, "18005550104", "Spaced, Quoted"),
         ])
     }

@@ -248,7 +248,7 @@ public final class Compiler {
         switch entry {
         case .number(let n):
             if let sorter { try sorter.append(number: n, origin: origin.raw, label: label) } else {
-                try sink.accept(n, origin: origin, label: label, labelHash: labelHash)
+                try sink.accept(n, origin: origin, label: label, labelHash: labelHash, written: row.number)
             }
         case .range(let r):
             summary.rangeRows += 1
@@ -269,7 +269,8 @@ public final class Compiler {
     private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> (entry: NormalizedEntry, labelHash: UInt64?)? {
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
-            try reject(origin, reason: reason, text: row.number)
+            // `911`, `112`: never blocked or labelled; say so rather than "too short".
+            try reject(origin, reason: normalizer.emergencyNumber(row.number) != nil ? .emergencyNumber : reason, text: row.number)
             return nil
         case .success(let entry):
             guard kind == .identify else { return (entry, nil) }
@@ -297,10 +298,7 @@ public final class Compiler {
             if options.country == nil, RejectReason.normalizerReasons.contains(reason), Self.looksNorthAmerican(text) {
                 log.noteNationalNumber()
             }
-            // Control characters are never echoed to the terminal.
-            let shown = String(String.UnicodeScalarView(String(decoding: text.prefix(60), as: UTF8.self).unicodeScalars.map {
-                $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0
-            }))
+            let shown = DiagnosticLog.shown(text)
             try log.report(origin, rule: reason.rawValue, "'\(shown)' rejected: \(detail ?? normalizer.explain(text, reason)) (\(reason.rawValue))",
                            text: shown)
         }

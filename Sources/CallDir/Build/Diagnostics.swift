@@ -53,6 +53,14 @@ final class DiagnosticLog {
         if count >= limit { throw LimitReached() }
     }
 
+    /// A row's field for a message: at most 60 bytes, control characters replaced (never
+    /// echoed to a terminal).
+    static func shown(_ text: UnsafeRawBufferPointer) -> String {
+        String(String.UnicodeScalarView(String(decoding: text.prefix(60), as: UTF8.self).unicodeScalars.map {
+            $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0
+        }))
+    }
+
     /// "line 41" in the same source, else "other.txt:41".
     func place(_ origin: Origin, relativeTo current: Origin) -> String {
         origin.source == current.source ? "line \(origin.line)" : "\(sourceNames[origin.source]):\(origin.line)"

@@ -34,9 +34,11 @@ struct EntrySink {
 
     @inline(__always)
     /// `labelHash`: the label's `LabelTable.hash` when the caller has it (computed here if not).
-    mutating func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?, labelHash: UInt64? = nil) throws {
+    /// `written`: the row's number field as read, when it was not plain digits (for messages).
+    mutating func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?, labelHash: UInt64? = nil,
+                         written: UnsafeRawBufferPointer? = nil) throws {
         if number <= previous {
-            try misplaced(number, origin: origin, label: label)
+            try misplaced(number, origin: origin, label: label, written: written)
             return
         }
         previous = number
@@ -54,12 +56,19 @@ struct EntrySink {
         try encoder.append(number, label: id)
     }
 
-    private mutating func misplaced(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?) throws {
+    /// A repeat or a number below the one before: the message shows the row as written
+    /// (`'(201) 555-0100' (12015550100)`) and the flag that fixes it, so an annotation alone
+    /// says what to do.
+    private mutating func misplaced(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?,
+                                    written: UnsafeRawBufferPointer?) throws {
         let place = log.place(previousOrigin, relativeTo: origin)
+        let text = written.map { DiagnosticLog.shown($0) } ?? "\(number)"
+        let row = text == "\(number)" || text == "+\(number)" ? text : "'\(text)' (\(number))"
         if number == previous {
             guard dedupe else {
                 try log.report(origin, rule: "duplicate-entries",
-                               "\(number) repeats \(place): duplicate entries (CallKit error 4)", callKitError: 4, text: "\(number)")
+                               "\(row) repeats \(place): duplicate entries (CallKit error 4); --dedupe keeps one of each",
+                               callKitError: 4, text: text)
                 return
             }
             duplicates += 1
@@ -70,7 +79,7 @@ struct EntrySink {
             return
         }
         try log.report(origin, rule: "entries-out-of-order",
-                       "\(number) is not above \(previous) (\(place)): entries out of order (CallKit error 3)",
-                       callKitError: 3, text: "\(number)")
+                       "\(row) is not above \(previous) (\(place)): entries out of order (CallKit error 3); --sort accepts any order",
+                       callKitError: 3, text: text)
     }
 }

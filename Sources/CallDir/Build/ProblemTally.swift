@@ -33,12 +33,15 @@ public struct ProblemTally: Sendable, Equatable {
         var numbers: [(String, Int)] = []
         var labels: [(String, Int)] = []
         var others: [(String, Int)] = []
+        var emergency = 0
         for (rule, count) in counts.sorted(by: { $0.key < $1.key }) {
             guard let reason = RejectReason(rawValue: rule) else {
                 if rule != "entries-out-of-order" && rule != "duplicate-entries" { others.append((rule, count)) }
                 continue
             }
-            if RejectReason.normalizerReasons.contains(reason) { numbers.append((rule, count)) } else { labels.append((rule, count)) }
+            if reason == .emergencyNumber {
+                emergency = count
+            } else if RejectReason.normalizerReasons.contains(reason) { numbers.append((rule, count)) } else { labels.append((rule, count)) }
         }
         var kinds: [Kind] = []
         if let n = counts["entries-out-of-order"] {
@@ -63,6 +66,12 @@ public struct ProblemTally: Sendable, Equatable {
             let n = numbers.reduce(0) { $0 + $1.1 }
             kinds.append(Kind(name: n == 1 ? "not a possible number" : "not possible numbers", count: numbers.reduce(0) { $0 + $1.1 }, rules: numbers,
                               fix: fixes.joined(separator: ", ")))
+        }
+        if emergency > 0 {
+            kinds.append(Kind(name: emergency == 1 ? "emergency number" : "emergency numbers", count: emergency,
+                              rules: [(RejectReason.emergencyNumber.rawValue, emergency)],
+                              fix: emergency == 1 ? "remove the row (emergency numbers are never blocked or labelled), or --skip-invalid leaves it out"
+                                  : "remove the rows (emergency numbers are never blocked or labelled), or --skip-invalid leaves them out"))
         }
         if !labels.isEmpty {
             kinds.append(Kind(name: "with labels CallKit would refuse", count: labels.reduce(0) { $0 + $1.1 }, rules: labels,

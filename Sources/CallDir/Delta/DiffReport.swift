@@ -17,6 +17,9 @@ public struct DiffReport: Sendable {
         /// The first changed stretches, ascending (a single number is first == last).
         public var addedExamples: [NumberRange] = []
         public var removedExamples: [NumberRange] = []
+        /// Identification: the label of each added example in NEW (a reviewer checks what
+        /// callers will see), parallel to `addedExamples`; empty for blocking.
+        public var addedLabels: [String] = []
 
         public var deviceRemovals: Int64 { removed + relabeled }
         public var deviceAdditions: Int64 { added + relabeled }
@@ -106,9 +109,12 @@ public struct DiffReport: Sendable {
         try walk.forEach { first, last, oldRef, newRef in
             let size = last - first + 1
             switch (oldRef, newRef) {
-            case (nil, _?):
+            case (nil, let b?):
                 changes.added += size
-                if changes.addedExamples.count < examples { changes.addedExamples.append(NumberRange(first: first, last: last)) }
+                if changes.addedExamples.count < examples {
+                    changes.addedExamples.append(NumberRange(first: first, last: last))
+                    if kind == .identification { changes.addedLabels.append(try walk.newLabel(b)) }
+                }
             case (_?, nil):
                 changes.removed += size
                 if changes.removedExamples.count < examples { changes.removedExamples.append(NumberRange(first: first, last: last)) }

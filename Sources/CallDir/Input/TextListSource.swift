@@ -29,7 +29,8 @@ public struct TextListOptions: Sendable, Equatable {
 /// later line is split by the header's delimiter (TAB if the header has one, else `;` if it has
 /// one and no comma, else comma) and the columns chosen by `TextListOptions` are read. A list
 /// without header whose first line has `;` and no comma is split at `;` throughout.
-/// An empty label field is reported as no label (nil).
+/// A label field that is present but empty is an empty label (`empty-label` for identification);
+/// a line without the label field has no label (nil: `missing-label`).
 public struct TextListSource: EntrySource {
     public let name: String
     public let options: TextListOptions
@@ -142,8 +143,7 @@ struct TextListParser {
         let (tab, csv) = ByteSearch.separators(in: line)
         if let split = tab {
             let label = UnsafeRawBufferPointer(rebasing: line[(split + 1)...])
-            try sink.take(SourceRow(line: lineNumber, number: UnsafeRawBufferPointer(rebasing: line[..<split]),
-                               label: label.isEmpty ? nil : label))
+            try sink.take(SourceRow(line: lineNumber, number: UnsafeRawBufferPointer(rebasing: line[..<split]), label: label))
         } else if csv {
             try columns(line, lineNumber, delimiter: Self.comma, number: 0, label: 1, &sink)
         } else {
@@ -167,7 +167,6 @@ struct TextListParser {
             return index < last
         }
         if case .unterminatedQuote = outcome { throw multiLine(lineNumber) }
-        if label?.isEmpty == true { label = nil }
         try sink.take(SourceRow(line: lineNumber, number: number, label: label))
     }
 

@@ -41,12 +41,24 @@ extension CallDirIndex {
         ])
     }
 
+    /// Below this many stored numbers the header and fixed tables (about 1 KB) outweigh them,
+    /// and a bytes/number figure would describe the header, not the encoding.
+    static let bytesPerNumberMinimum = 1_000
+
+    /// " (2.41 bytes/number)", or why there is no such figure.
+    private var bytesPerNumberText: String {
+        let entries = blockedCount + identifiedCount
+        if entries == 0 { return "" }
+        if entries < Self.bytesPerNumberMinimum { return " (mostly header and fixed tables: too few numbers for a bytes/number figure)" }
+        return " (\(roundedText(bytesPerEntry)) bytes/number)"
+    }
+
     public var infoText: String {
         let m = metadata
         var lines = [
             "index            \(path)",
             "format           \(formatVersion)",
-            "size             \(counted(file.bytes.count, "byte"))" + (bytesPerEntry > 0 ? " (\(roundedText(bytesPerEntry)) bytes/number)" : ""),
+            "size             \(counted(file.bytes.count, "byte"))" + bytesPerNumberText,
             "checksum         crc32 \(checksumText)",
             "built            " + (m.buildTime == 0 ? "not recorded (reproducible build)" : isoDate(m.buildTime)),
             "generator        \(m.generator)",

@@ -207,14 +207,14 @@ public struct NumberNormalizer: Sendable {
         return finish(digits, plus: scan.plus)
     }
 
-    private enum Split {
+    enum Split {
         case notARange
         case ambiguous
         case at(low: Range<Int>, high: Range<Int>)
     }
 
     /// Where a scanned field splits into the two ends of a range (rule 3).
-    private func rangeSplit(_ scan: FieldScan, from start: Int, to end: Int) -> Split {
+    func rangeSplit(_ scan: FieldScan, from start: Int, to end: Int) -> Split {
         let s = scan.separators
         if s.spacedDashes == 1 {
             if s.dotPairs == 1 { return .ambiguous }
@@ -252,7 +252,7 @@ public struct NumberNormalizer: Sendable {
     }
 
     /// One end of an explicit range: a single number, no wildcards.
-    private func rangeEnd(_ bytes: UnsafeRawBufferPointer, _ side: Range<Int>) -> Result<Int64, RejectReason> {
+    func rangeEnd(_ bytes: UnsafeRawBufferPointer, _ side: Range<Int>) -> Result<Int64, RejectReason> {
         let scan = FieldScan(bytes, from: side.lowerBound, to: side.upperBound)
         if scan.invalidCharacter || scan.misplacedPlus { return .failure(.invalidCharacter) }
         let digits = scan.digits

@@ -5,9 +5,9 @@ extension NumberNormalizer {
     /// Off the hot path: it normalises the field again, only when it is rejected.
     public func explain(_ field: UnsafeRawBufferPointer, _ reason: RejectReason) -> String {
         if reason == .invalidCharacter { return Self.invalidCharacter(field) }
-        guard RejectReason.normalizerReasons.contains(reason), reason != .invalidRange,
-              let scan = scanned(field)
-        else { return reason.explanation }
+        if reason == .emergencyNumber { return emergencyExplanation(field) }
+        if reason == .invalidRange { return invalidRange(field) }
+        guard RejectReason.normalizerReasons.contains(reason), let scan = scanned(field) else { return reason.explanation }
         let digits = scan.digits
         if reason == .missingCountryCode { return missingCountryCode(scan, field) }
         guard digits.total <= Digits.maxAccumulated, case .success(let e164) = international(digits, plus: scan.plus) else {
@@ -64,6 +64,8 @@ extension NumberNormalizer {
     private func missingCountryCode(_ scan: FieldScan, _ field: UnsafeRawBufferPointer) -> String {
         if scan.plus { return "a country calling code never starts with 0" }
         switch mode {
+        case .e164 where Self.digitString(scan.digits).hasPrefix("011"):
+            return "011 is North America's international prefix: pass --country 1 (011 then the calling code), or write + in its place"
         case .e164, .northAmerica:
             return looksNational(field, from: 0, to: field.count)
                 ? "a national number (written the North American way), without its country code: pass --country (--country 1 for North America)"
@@ -112,16 +114,50 @@ extension NumberNormalizer {
 
     /// The field's digits as `normalize` scans them, when it is not a range.
     private func scanned(_ field: UnsafeRawBufferPointer) -> FieldScan? {
+        guard let (start, end) = trimmed(field) else { return nil }
+        let scan = FieldScan(field, from: start, to: end)
+        guard !scan.invalidCharacter, scan.digits.literal > 0 else { return nil }
+        return scan
+    }
+
+    /// The field without surrounding whitespace and `tel:`, nil when nothing is left.
+    private func trimmed(_ field: UnsafeRawBufferPointer) -> (start: Int, end: Int)? {
         var start = 0
         var end = field.count
         while start < end, [0x20, 0x09, 0x0D, 0x0A].contains(field[start]) { start += 1 }
         while end > start, [0x20, 0x09, 0x0D, 0x0A].contains(field[end - 1]) { end -= 1 }
         if end - start >= 4, field[start] | 0x20 == 0x74, field[start + 1] | 0x20 == 0x65,
            field[start + 2] | 0x20 == 0x6C, field[start + 3] == 0x3A { start += 4 }
-        guard start < end else { return nil }
+        return start < end ? (start, end) : nil
+    }
+
+    /// Why a range is refused, true for this range: an end that is not a possible number
+    /// (and the rule it breaks), ends of different lengths, or ends in the wrong order.
+    private func invalidRange(_ field: UnsafeRawBufferPointer) -> String {
+        guard let (start, end) = trimmed(field) else { return RejectReason.invalidRange.explanation }
         let scan = FieldScan(field, from: start, to: end)
-        guard !scan.invalidCharacter, scan.digits.literal > 0 else { return nil }
-        return scan
+        guard case .at(let low, let high) = rangeSplit(scan, from: start, to: end) else {
+            return "a range has one separator, ' - ' or '..', between two numbers"
+        }
+        var ends: [Int64] = []
+        for (name, side) in [("first", low), ("last", high)] {
+            switch rangeEnd(field, side) {
+            case .success(let value): ends.append(value)
+            case .failure:
+                let text = UnsafeRawBufferPointer(rebasing: field[side])
+                // Trimmed, control characters never echoed (the explanation goes to terminals).
+                let scalars = String(decoding: text, as: UTF8.self).unicodeScalars.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+                let shown = String(String.UnicodeScalarView(scalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "\u{FFFD}" : $0 }))
+                guard case .failure(let reason) = normalize(text), reason != .invalidRange else {
+                    return "the \(name) end of a range ('\(shown)') must be one number, without wildcards"
+                }
+                return "the \(name) end of the range, '\(shown)', is not a possible number: \(explain(text, reason)) (\(reason.rawValue))"
+            }
+        }
+        if E164.digitCount(ends[0]) != E164.digitCount(ends[1]) {
+            return "the ends of a range must have as many digits: +\(ends[0]) has \(E164.digitCount(ends[0])), +\(ends[1]) has \(E164.digitCount(ends[1]))"
+        }
+        return "the first end of a range must not be above the last: +\(ends[0]) is above +\(ends[1])"
     }
 
     /// E.164 digits with `#` for wildcards, leading zeros kept.

@@ -15,6 +15,8 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
     case invalidAreaCode = "invalid-area-code"
     case invalidPattern = "invalid-pattern"
     case invalidRange = "invalid-range"
+    // A short number some region dials for its emergency services (`EmergencyNumbers`).
+    case emergencyNumber = "emergency-number"
     // Identification rows whose label CallKit would refuse.
     case missingLabel = "missing-label"
     case emptyLabel = "empty-label"
@@ -51,6 +53,7 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
             return "not a possible North American number (area code or exchange starts with 0 or 1; --lenient accepts it)"
         case .invalidPattern: return "'#' wildcards must be trailing digits of a number"
         case .invalidRange: return "a range needs two numbers of equal length, first <= last"
+        case .emergencyNumber: return "an emergency number (libphonenumber's short-number metadata): never blocked or labelled"
         case .missingLabel:
             return "identification entries need a label (a second column); numbers without labels are a blocking list: give it with --block"
         case .emptyLabel: return "identification entries need a non-empty label"
