@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Generates calldir's per-country numbering table from libphonenumber's metadata.
 
-    pip install phonenumbers==9.0.43 regex
+    pip install phonenumbers==9.0.43 regex interegular==0.3.3
     python3 scripts/gen-country-table.py
 
-Writes, both committed (no network and no Python at build time):
+Writes, all committed (no network and no Python at build time):
   Sources/CallDirReader/Numbers/CountryTableData.swift   the table the normaliser reads
+  Sources/CallDirReader/Numbers/ParsingRulesData.swift   libphonenumber's parsing rules of each
+                                                      code's main region (see parsing_rules)
+  Sources/CallDirNumberTypes/NumberTypesData.swift    every region's national-number and per-type
+                                                      patterns as DFAs (see number_types), for
+                                                      is_valid_number and number_type
   Tests/CallDirTests/Fixtures/country-examples.tsv    libphonenumber's example numbers, and
                                                       variants each country's rules refuse
 
@@ -23,12 +28,18 @@ And the ISO 3166 region -> calling code map (`--country CH` is `--country 41`).
 import os
 import sys
 
+import interegular
 import phonenumbers
 import regex
 from phonenumbers import PhoneMetadata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SWIFT = os.path.join(ROOT, "Sources/CallDirReader/Numbers/CountryTableData.swift")
+PARSING = os.path.join(ROOT, "Sources/CallDirReader/Numbers/ParsingRulesData.swift")
+TYPES_SWIFT = os.path.join(ROOT, "Sources/CallDirNumberTypes/NumberTypesData.swift")
+# The order libphonenumber's _number_type_helper tries the types in.
+TYPE_ORDER = ["premium_rate", "toll_free", "shared_cost", "voip", "personal_number", "pager", "uan",
+              "voicemail", "fixed_line", "mobile"]
 FIXTURE = os.path.join(ROOT, "Tests/CallDirTests/Fixtures/country-examples.tsv")
 MAX_E164 = 15
 TYPES = ["fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost", "personal_number",
@@ -41,7 +52,7 @@ def metadata(code, region):
     return PhoneMetadata.metadata_for_region(region)
 
 
-def expand(pattern, limit=16):
+def expand(pattern, limit=100):
     """The literal digit strings `pattern` matches in full, or None if more than `limit`
     (when too many, the shortest ones if few enough: Chile's `0` + `0` of its `00`...)."""
     found = []
@@ -180,9 +191,129 @@ def write_fixture(rules):
     return len(rows)
 
 
+def digit_dfa(pattern, table):
+    """Appends the DFA of `pattern` (full match over digits) to `table`, 11 entries a state: the
+    next state for each digit (0xFFFF: no match possible) and 1 if the state accepts. Returns
+    the index of its start state."""
+    fsm = interegular.parse_pattern(pattern).to_fsm()
+    order = sorted(fsm.states, key=lambda st: (st != fsm.initial, st))
+    base = len(table) // 11
+    index = {st: base + i for i, st in enumerate(order)}
+    for st in order:
+        moves = fsm.map.get(st, {})
+        for d in "0123456789":
+            nxt = moves.get(fsm.alphabet[d])
+            table.append(0xFFFF if nxt is None or nxt not in index else index[nxt])
+        table.append(1 if st in fsm.finals else 0)
+    return index[fsm.initial]
+
+
+def parsing_rules(rules):
+    """For each calling code, its main region's rules as libphonenumber's parse() reads them:
+    general_desc's national-number pattern (as a DFA), possible and local-only lengths, the
+    national prefix for parsing and its transform rule (regular expressions, used as written:
+    few codes have one that is not a plain digit string)."""
+    table, rows = [], []
+    for code in sorted(rules):
+        region = phonenumbers.COUNTRY_CODE_TO_REGION_CODE[code][0]
+        m = metadata(code, region)
+        g = m.general_desc
+        start = digit_dfa(g.national_number_pattern, table)
+        lengths = mask(n for n in (g.possible_length or ()) if n > 0)
+        local = mask(g.possible_length_local_only or ())
+        rows.append((code, region, start, lengths, local, m.national_prefix_for_parsing or "",
+                     m.national_prefix_transform_rule or ""))
+    return table, rows
+
+
+def number_types(rules):
+    """Every region of every code, in libphonenumber's order: its leading-digits pattern (a DFA
+    matched as a prefix, -1 for none), general_desc's and each type's national-number pattern
+    (DFA start, -1 for no such type) with its possible lengths (bit n; 0: any length)."""
+    table, rows = [], []
+    for code in sorted(rules):
+        for region in phonenumbers.COUNTRY_CODE_TO_REGION_CODE[code]:
+            m = metadata(code, region)
+            if m is None:
+                continue
+            leading = digit_dfa(m.leading_digits, table) if m.leading_digits else -1
+            descs = [m.general_desc] + [getattr(m, t) for t in TYPE_ORDER]
+            starts, lengths = [], []
+            for d in descs:
+                usable = d is not None and d.national_number_pattern and d.possible_length != (-1,)
+                starts.append(digit_dfa(d.national_number_pattern, table) if usable else -1)
+                lengths.append(mask(n for n in (d.possible_length or ()) if n > 0) if usable else 0)
+            rows.append((code, region, leading, starts, lengths, bool(m.same_mobile_and_fixed_line_pattern)))
+    return table, rows
+
+
+def write_types(table, rows):
+    version = phonenumbers.__version__
+    lines = [
+        "// Generated by scripts/gen-country-table.py from libphonenumber's metadata as shipped in the",
+        f"// PyPI package phonenumbers {version}. Do not edit; run the script to regenerate.",
+        "",
+        "extension NumberTypes {",
+        "    /// One row per region, in libphonenumber's order within a calling code: code, start state of",
+        "    /// its leading-digits DFA (-1: none), start states of general_desc's and each type's DFA in",
+        "    /// `typeOrder` (-1: no such type), their possible lengths (bit n; 0: any), whether fixed-line",
+        "    /// and mobile numbers share one pattern.",
+        "    static let rows: [Row] = [",
+    ]
+    for code, region, leading, starts, lengths, same in rows:
+        st = ", ".join(str(x) for x in starts)
+        ln = ", ".join(f"0x{x:X}" for x in lengths)
+        lines.append(f"        Row({code}, {leading}, [{st}], [{ln}], {str(same).lower()}),  // {region}")
+    hexed = "".join(f"{v:04X}" for v in table)
+    lines += ["    ]", "",
+              f"    /// The DFAs: {len(table) // 11} states of 11 four-hex-digit entries (next state per digit,",
+              "    /// FFFF for none; then 1 if the state accepts).",
+              "    static let dfaHex = \"\"\""]
+    for i in range(0, len(hexed), 120):
+        lines.append("        " + hexed[i:i + 120] + ("\\" if i + 120 < len(hexed) else ""))
+    lines += ["        \"\"\"", "}", ""]
+    os.makedirs(os.path.dirname(TYPES_SWIFT), exist_ok=True)
+    with open(TYPES_SWIFT, "w") as f:
+        f.write("\n".join(lines))
+    return len(table) // 11
+
+
+def swift_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_parsing(table, rows):
+    version = phonenumbers.__version__
+    hexed = "".join(f"{v:04X}" for v in table)
+    lines = [
+        "// Generated by scripts/gen-country-table.py from libphonenumber's metadata as shipped in the",
+        f"// PyPI package phonenumbers {version}. Do not edit; run the script to regenerate.",
+        "",
+        "extension ParsingRules {",
+        "    /// One row per calling code, from its main region: code, start state of general_desc's",
+        "    /// national-number DFA, possible lengths (bit n), local-only lengths, national prefix",
+        "    /// for parsing and transform rule.",
+        "    static let rows: [Row] = [",
+    ]
+    for code, region, start, lengths, local, npfp, transform in rows:
+        lines.append(f"        Row({code}, {start}, 0x{lengths:X}, 0x{local:X}, {swift_string(npfp)}, {swift_string(transform)}),  // {region}")
+    lines += ["    ]", "",
+              f"    /// The DFAs: {len(table) // 11} states of 11 four-hex-digit entries (next state per digit,",
+              "    /// FFFF for none; then 1 if the state accepts).",
+              "    static let dfaHex = \"\"\""]
+    for i in range(0, len(hexed), 120):
+        lines.append("        " + hexed[i:i + 120] + ("\\" if i + 120 < len(hexed) else ""))
+    lines += ["        \"\"\"", "}", ""]
+    with open(PARSING, "w") as f:
+        f.write("\n".join(lines))
+
+
 def main():
     rules, regions = country_rules()
     write_swift(rules, regions)
+    write_parsing(*parsing_rules(rules))
+    states = write_types(*number_types(rules))
+    print(f"{states} DFA states for the number types", file=sys.stderr)
     n = write_fixture(rules)
     print(f"{len(rules)} calling codes, {len(regions)} regions, {n} example rows "
           f"(phonenumbers {phonenumbers.__version__})", file=sys.stderr)

@@ -10,7 +10,8 @@ Writes to stdout one row per input, tab-separated:
     shape   how it is written (e164, intl, national, trunk0-after-cc, ...)
     input   the field as a list would hold it
     e164    libphonenumber's E.164 digits (no '+') when it parses the input, else '-'
-    possible, valid   1 or 0 (is_possible_number, is_valid_number)
+    possible  1 or 0 (is_possible_number), L when possible only as a local number
+    valid     1 or 0 (is_valid_number)
     type    phonenumbers' number type name, '-' when not valid
 Without --country (code 0) the reference reads an input as calldir's rule 5 says: `+` or
 `00` then E.164 digits, or bare E.164 digits; libphonenumber parses them with a `+` in front.
@@ -117,7 +118,9 @@ def verdict(field, region):
     e164 = "%d%s" % (n.country_code, phonenumbers.national_significant_number(n))
     valid = phonenumbers.is_valid_number(n)
     kind = TYPE_NAMES.get(phonenumbers.number_type(n), "-") if valid else "-"
-    return e164, int(phonenumbers.is_possible_number(n)), int(valid), kind
+    reason = phonenumbers.is_possible_number_with_reason(n)
+    possible = "L" if reason == phonenumbers.ValidationResult.IS_POSSIBLE_LOCAL_ONLY else int(reason == 0)
+    return e164, possible, int(valid), kind
 
 
 def rows(region, rng, per_region):

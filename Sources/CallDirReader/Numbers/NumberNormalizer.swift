@@ -60,7 +60,7 @@ public struct NumberNormalizer: Sendable {
     /// must carry its own.
     public let country: Int?
 
-    enum Mode: Sendable {
+    enum Mode: Sendable, Equatable {
         case e164
         case northAmerica
         /// `trunk` nil: national numbers have no trunk prefix (Italy, Spain...).
@@ -72,14 +72,11 @@ public struct NumberNormalizer: Sendable {
     /// per-country rules of rule 6 (`--lenient`), so spoofed caller IDs such as 12010000000 can
     /// be listed and looked up.
     public let lenient: Bool
-    /// 11 digits starting with 1 are E.164 as written and checked as NANP numbers (no
-    /// --country, or --country 1, and not lenient).
-    private let takesNANPAsIs: Bool
     /// `CountryTable.byPrefix`: possible lengths and first digits by a number's first 3 digits.
     private let rules: PrefixRules
     /// The prefixes dialled before a foreign number in the `--country` given (`011` for 1,
     /// `00` for most); `00` without `--country`.
-    private let internationalPrefixes: PrefixList
+    let internationalPrefixes: PrefixList
 
     /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or a calling code
     ///   some country uses.
@@ -98,7 +95,6 @@ public struct NumberNormalizer: Sendable {
         self.country = country
         self.lenient = lenient
         self.rules = rules
-        takesNANPAsIs = (country == nil || country == 1) && !lenient
         guard let country else {
             mode = .e164
             internationalPrefixes = CountryTable.noCountryPrefixes  // not the whole table: a one-shot lookup starts here
@@ -141,10 +137,6 @@ public struct NumberNormalizer: Sendable {
     package func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
         guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }
         let lead = field.load(as: UInt8.self)
-        if field.count == 11, lead == 0x31, takesNANPAsIs {
-            // 1 NPA NXX XXXX, most of most lists: area code and exchange must start with 2-9.
-            return field[1] >= 0x32 && field[4] >= 0x32 ? Int64(value) : nil
-        }
         guard case .success(.number(let number))? = plainNumber(value, length: field.count, lead: lead) else { return nil }
         return number
     }
@@ -160,27 +152,18 @@ public struct NumberNormalizer: Sendable {
     /// path: the whole compile is a few dozen per line). Nil for the other modes.
     @inline(__always)
     private func plainNumber(_ value: UInt64, length: Int, lead: UInt8) -> Result<NormalizedEntry, RejectReason>? {
-        guard lead != 0x30 else { return nil }  // 0 and 00 prefixes: the general path
-        var value = value
-        var length = length
-        var lead = lead
+        // 1 and 10 digits (no --country, or --country 1): libphonenumber keeps all 10 (a
+        // national prefix 1 stripped from them would leave too few), always a possible length.
+        // Every other field: the general path (`parsed`).
         switch mode {
-        case .e164:
-            break
-        case .northAmerica:
-            if length == 10 {
-                value += 10_000_000_000
-                length = 11
-                lead = 0x31
-            } else if length != 11 || lead != 0x31 {
-                return .failure(length < 10 ? .tooShort : length == 11 ? .invalidLeadingDigit : .tooLong)
-            }
+        case .e164, .northAmerica:
+            // (Under --country 1, `11...` loses the national prefix after its calling code.)
+            if length == 11, lead == 0x31, value / 1_000_000_000 % 10 != 1 || mode == .e164 { return .success(.number(Int64(value))) }
+            if case .northAmerica = mode, length == 10, lead != 0x31 { return .success(.number(Int64(value + 10_000_000_000))) }
+            return nil
         case .national:
             return nil
         }
-        if length > E164.maxDigits { return .failure(.tooLong) }
-        if !lenient, let problem = countryProblem(value, literal: length, total: length) { return .failure(problem) }
-        return .success(.number(Int64(value)))
     }
 
     // MARK: - Fields with punctuation, wildcards or ranges
@@ -204,7 +187,7 @@ public struct NumberNormalizer: Sendable {
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
         if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
         if case .e164 = mode, !scan.plus, looksNational(bytes, from: start, to: end) { return .failure(.missingCountryCode) }
-        return finish(digits, plus: scan.plus)
+        return finish(digits, plus: scan.plus, droppedZeroAfter: scan.droppedZeroAfter)
     }
 
     private enum Split {
@@ -257,7 +240,7 @@ public struct NumberNormalizer: Sendable {
         if scan.invalidCharacter || scan.misplacedPlus { return .failure(.invalidCharacter) }
         let digits = scan.digits
         guard digits.wildcards == 0, digits.literal > 0, digits.literal <= Digits.maxAccumulated,
-              case .success(.number(let value)) = finish(digits, plus: scan.plus)
+              case .success(.number(let value)) = finish(digits, plus: scan.plus, droppedZeroAfter: scan.droppedZeroAfter)
         else { return .failure(.invalidRange) }
         return .success(value)
     }
@@ -267,10 +250,34 @@ public struct NumberNormalizer: Sendable {
     /// Applies the prefix rules, then validates the E.164 result.
     /// Needs `digits.total <= Digits.maxAccumulated` and at least one literal digit.
     @inline(__always)
-    private func finish(_ digits: Digits, plus: Bool) -> Result<NormalizedEntry, RejectReason> {
+    private func finish(_ digits: Digits, plus: Bool, droppedZeroAfter: Int = 0) -> Result<NormalizedEntry, RejectReason> {
+        if digits.wildcards == 0 {
+            if droppedZeroAfter > 0, digits.literal < Digits.maxAccumulated {
+                return parsed(digits.insertingZero(after: droppedZeroAfter), plus: plus)
+            }
+            return parsed(digits, plus: plus)
+        }
         switch international(digits, plus: plus) {
         case .success(let e164): return validate(e164)
         case .failure(let reason): return .failure(reason)
+        }
+    }
+
+    /// A number (no wildcards) as libphonenumber parses it (`ParsingRules`), then rule 6:
+    /// 7 to 15 E.164 digits, and by default a possible length for its calling code.
+    private func parsed(_ digits: Digits, plus: Bool) -> Result<NormalizedEntry, RejectReason> {
+        switch ParsingRules.parse(digits, plus: plus, region: country, internationalPrefixes: internationalPrefixes) {
+        case .success(let (code, national)):
+            let codeLength = code < 10 ? 1 : code < 100 ? 2 : 3
+            if national.literal + codeLength > E164.maxDigits { return .failure(.tooLong) }
+            let e164 = national.prepending(UInt64(code), length: codeLength)
+            if e164.literal < E164.minDigits { return .failure(.tooShort) }
+            if !lenient, let problem = ParsingRules.possibility(national, code: code) { return .failure(problem) }
+            return .success(.number(Int64(e164.value)))
+        case .failure(let reason):
+            // --lenient takes any 7 to 15 digits CallKit takes, also under no calling code in use.
+            if lenient, reason == .unknownCountryCode, plus || country == nil { return validate(digits) }
+            return .failure(reason)
         }
     }
 

@@ -35,6 +35,8 @@ struct OracleRow: Sendable {
     let e164: Int64?
     let e164Digits: Int
     let possible: Bool
+    /// Possible only dialled locally, without an area code (`IS_POSSIBLE_LOCAL_ONLY`).
+    let localOnly: Bool
     let valid: Bool
     let type: String
 }
@@ -67,7 +69,7 @@ enum Oracle {
         let f = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard f.count == 9, !line.hasPrefix("#"), let code = Int(f[0]) else { return nil }
         return OracleRow(code: code, region: String(f[1]), shape: String(f[2]), input: String(f[3]),
-                         e164: Int64(f[4]), e164Digits: f[4].count, possible: f[5] == "1", valid: f[6] == "1",
+                         e164: Int64(f[4]), e164Digits: f[4].count, possible: f[5] == "1", localOnly: f[5] == "L", valid: f[6] == "1",
                          type: String(f[7]))
     }
 }
@@ -138,6 +140,13 @@ enum Exceptions {
     static func reason(_ row: OracleRow) -> String? {
         // CallKit stores E.164 numbers of at most 15 digits; libphonenumber allows 17.
         if row.possible, row.e164Digits > 15 { return "longer than E.164's 15 digits" }
+        // Nor does a caller ID carry fewer than 7 (+49 190, +353 46247): calldir's minimum.
+        if row.possible, row.e164Digits < 7 { return "shorter than 7 digits" }
+        // is_possible_number accepts a number without its area code (+1 320 0379, Mexico's 7
+        // and 8 digits); no call shows one as its caller ID, so calldir refuses it.
+        if row.localOnly { return "a local number without its area code" }
+        // A `-` with a space beside it splits calldir's explicit ranges (rule 3).
+        if row.input.contains(" -") || row.input.contains("- ") { return "a range separator" }
         return nil
     }
 }
