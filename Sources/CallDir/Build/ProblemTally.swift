@@ -38,7 +38,11 @@ public struct ProblemTally: Sendable, Equatable {
                 if rule != "entries-out-of-order" && rule != "duplicate-entries" { others.append((rule, count)) }
                 continue
             }
-            if RejectReason.normalizerReasons.contains(reason) { numbers.append((rule, count)) } else { labels.append((rule, count)) }
+            if RejectReason.normalizerReasons.contains(reason) || reason == .invalidNumber || reason == .excludedType {
+                numbers.append((rule, count))
+            } else {
+                labels.append((rule, count))
+            }
         }
         var kinds: [Kind] = []
         if let n = counts["entries-out-of-order"] {

@@ -16,45 +16,42 @@
 /// 4. `#` stands for any one digit. Wildcards must be trailing (punctuation may sit between
 ///    them: `+41 21 560 ## ##`); a digit after a `#`: `invalid-pattern`. A pattern with k
 ///    wildcards after the digits P covers P·10^k ... P·10^k + 10^k − 1.
-/// 5. Prefixes, on the digits with punctuation ignored (`(0)` right after a `+` or `00`
-///    country code is the trunk prefix as business cards write it, and is dropped):
-///    - `+`: the digits are E.164, country code included.
-///    - an international prefix of the `--country` given (`CountryTable`: `011` for 1, `00`
-///      for most, `810` for 7...; `00` without `--country`) is removed.
-///    - without `--country`, the digits are E.164 written without `+`
-///      (`14085555555`); a leading `0`, or a North American national shape
-///      (`(469) 257-6503`, `469-257-6503`): `missing-country-code`.
-///    - `--country 1` (North America): 10 digits get a `1` in front, 11 digits starting
-///      with `1` are kept; other 11 digits: `invalid-leading-digit`; fewer than 10:
-///      `too-short`, more than 11: `too-long` (`0033...` included: 00 is not North America's
-///      international prefix).
-///    - a country with a trunk prefix (`0` for most, `8` for 7, `06` for 36): digits starting
-///      with it are national, the trunk prefix is replaced by the country code
-///      (`021 560 12 34` with 41 is 41215601234); other digits must start with the country's
-///      code and are taken as E.164 (`41215601234`, `33162######` with 33); anything else is
-///      `missing-country-code` rather than a guess.
-///    - a country without a trunk prefix (Italy, Spain, Portugal, Greece, Denmark, Norway,
-///      Poland...): the country code is prepended and leading zeros are kept
-///      (`06 1234 5678` with 39 is 390612345678).
+/// 5. A number (no wildcards) is parsed as libphonenumber's `parse(field, region)` parses it
+///    (`ParsingRules`, docs/NUMBERS.md), `--country` giving the region (a calling code's main
+///    region: US for 1, RU for 7, GB for 44): `+`, or the region's international prefix not
+///    followed by 0 (`011` for 1, `00` for most; `00` without `--country`), means a calling
+///    code follows; otherwise the region's own calling code written in front is stripped when
+///    libphonenumber would (`390212345678` with 39 is +39 02 1234 5678), and the national prefix
+///    for parsing is stripped (with its transform rule: Argentine `15` mobiles, Brazilian carrier
+///    codes) when what is left has a possible length: `021 560 12 34` with 41 is +41 21 560 12 34,
+///    and so is `+41 (0)21 560 12 34`, while Italy has none (`+39 (0)6...` keeps its 0).
+///    Without `--country` the digits are E.164 (`14085555555`); a leading `0`, or a North
+///    American national shape (`(469) 257-6503`): `missing-country-code`.
+///    A pattern (`#` wildcards) keeps the simpler rules it always had: the trunk prefix
+///    (`0`, `8` for 7, `06` for 36) is replaced by the calling code, `(0)` after a calling code
+///    is dropped, other digits must start with the calling code.
 /// 6. The E.164 result, wildcards included, must have 7 to 15 digits (`too-short`,
 ///    `too-long`) and must not start with `0` (`missing-country-code`). A pattern needs at
 ///    least 4 digits before its wildcards, country code included (`invalid-pattern`: no
-///    "all of +44"). Then its country's rules from libphonenumber's metadata
-///    (`CountryTable`, docs/NUMBERS.md): the calling code must exist
-///    (`unknown-country-code`), the national part must have a possible length (`too-short`,
-///    `too-long`) and first digit (`invalid-leading-digit`); a number starting with `1`
-///    (North America) must have 11 digits, and its area code and exchange (digits 2 and 5)
-///    must not be 0 or 1 (`invalid-area-code`; for patterns only digits that are present are
-///    checked). With `lenient` (`--lenient`, formerly `--no-nanp-check`) these country rules
-///    are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0 are taken as
-///    they are, so spoofed caller IDs such as 12010000000 can be listed and looked up.
+///    "all of +44"). Then, unless `lenient`: a number must be what libphonenumber's
+///    `is_possible_number` accepts (a possible length of its calling code's main region; a
+///    local-only length, a number without its area code, is `too-short`); a pattern must
+///    match its country's lengths and first digits (`CountryTable`: `invalid-leading-digit`),
+///    and a +1 pattern's area code and exchange must not start with 0 or 1
+///    (`invalid-area-code`). With `lenient` (`--lenient`, formerly `--no-nanp-check`) these
+///    country rules are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0
+///    are taken, so spoofed caller IDs such as 12010000000 can be listed and looked up.
+///    Validity and number type (`--valid-only`, `--types`) are the compiler's, with the DFA
+///    tables of `CallDirNumberTypes`, which the reader does not link.
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///
-/// `normalize(_:)` on raw bytes allocates nothing: a field of 8 to 16 plain digits is read
-/// 8 bytes at a time, any other field in one pass (two for a range, or for a punctuated field
-/// without `--country`, whose North American shape is checked). Any bytes, including
-/// invalid UTF-8 and fields of any length, are safe.
+/// `normalize(_:)` on raw bytes allocates nothing except for the 19 calling codes whose
+/// national prefix for parsing is a regular expression (AR, BR, JP, CN, KR, AU...): a field of
+/// 8 to 16 plain digits is read 8 bytes at a time, any other field in one pass (two for a range,
+/// or for a punctuated field without `--country`, whose North American shape is checked), then
+/// a few walks of a DFA over its digits. Any bytes, including invalid UTF-8 and fields of any
+/// length, are safe.
 public struct NumberNormalizer: Sendable {
     /// The calling code given by `--country` (1, 33, 41...), or nil when every number
     /// must carry its own.
@@ -74,6 +71,9 @@ public struct NumberNormalizer: Sendable {
     public let lenient: Bool
     /// `CountryTable.byPrefix`: possible lengths and first digits by a number's first 3 digits.
     private let rules: PrefixRules
+    /// Numbers are parsed as libphonenumber parses them (false only for
+    /// `northAmericanRulesOnly`, whose numbers are E.164 digits checked by rule 5 and `rules`).
+    private let parsesNumbers: Bool
     /// The prefixes dialled before a foreign number in the `--country` given (`011` for 1,
     /// `00` for most); `00` without `--country`.
     let internationalPrefixes: PrefixList
@@ -95,6 +95,7 @@ public struct NumberNormalizer: Sendable {
         self.country = country
         self.lenient = lenient
         self.rules = rules
+        parsesNumbers = rules.base != CountryTable.anyNumber.base
         guard let country else {
             mode = .e164
             internationalPrefixes = CountryTable.noCountryPrefixes  // not the whole table: a one-shot lookup starts here
@@ -137,7 +138,9 @@ public struct NumberNormalizer: Sendable {
     package func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
         guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }
         let lead = field.load(as: UInt8.self)
-        guard case .success(.number(let number))? = plainNumber(value, length: field.count, lead: lead) else { return nil }
+        if case .success(.number(let number))? = plainNumber(value, length: field.count, lead: lead) { return number }
+        guard parsesNumbers, case .success(.number(let number)) = parsed(Digits(value: value, literal: field.count, wildcards: 0), plus: false)
+        else { return nil }
         return number
     }
 
@@ -155,11 +158,12 @@ public struct NumberNormalizer: Sendable {
         // 1 and 10 digits (no --country, or --country 1): libphonenumber keeps all 10 (a
         // national prefix 1 stripped from them would leave too few), always a possible length.
         // Every other field: the general path (`parsed`).
+        guard parsesNumbers else { return nil }
         switch mode {
         case .e164, .northAmerica:
             // (Under --country 1, `11...` loses the national prefix after its calling code.)
             if length == 11, lead == 0x31, value / 1_000_000_000 % 10 != 1 || mode == .e164 { return .success(.number(Int64(value))) }
-            if case .northAmerica = mode, length == 10, lead != 0x31 { return .success(.number(Int64(value + 10_000_000_000))) }
+            if case .northAmerica = mode, length == 10, lead >= 0x32 { return .success(.number(Int64(value + 10_000_000_000))) }
             return nil
         case .national:
             return nil
@@ -251,7 +255,7 @@ public struct NumberNormalizer: Sendable {
     /// Needs `digits.total <= Digits.maxAccumulated` and at least one literal digit.
     @inline(__always)
     private func finish(_ digits: Digits, plus: Bool, droppedZeroAfter: Int = 0) -> Result<NormalizedEntry, RejectReason> {
-        if digits.wildcards == 0 {
+        if digits.wildcards == 0, parsesNumbers {
             if droppedZeroAfter > 0, digits.literal < Digits.maxAccumulated {
                 return parsed(digits.insertingZero(after: droppedZeroAfter), plus: plus)
             }

@@ -32,8 +32,10 @@ extension NumberNormalizer {
         if text.hasPrefix("0") { return "a country calling code never starts with 0 (+\(text))" }
         if text.hasPrefix("1") {
             if reason == .invalidAreaCode { return reason.explanation }
+            let written00 = country == 1 && !scan.plus && digits.startsWith(0, length: 2)
             return "a North American number (+1) has 11 digits; this has \(total)"
                 + (total == 10 && country == nil ? " (a national number? pass --country 1)" : "")
+                + (written00 ? " (00 is not North America's international prefix: 011 is)" : "")
         }
         let code = (1...3).lazy.compactMap { Int(text.prefix($0)) }.first { CountryTable.exists($0) }
         guard let code else {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CallDirNumberTypes
 import CallDirReader
 import TestSupport
 
@@ -15,13 +16,39 @@ import TestSupport
                                                  "no .venv-numbers with phonenumbers: run scripts/setup --tests"))
 struct LibphonenumberDifferentialTests {
     @Test func agreesWithIsPossibleNumber() throws {
-        let corpus = try Oracle.corpus()
+        let corpus = try Oracle.shared.get()
+        #expect(corpus.rows.count >= 20_000 && Set(corpus.rows.map(\.region)).count >= 35)
         let tally = Tally.compare(corpus) { row in
             (try? NumberNormalizer(country: row.code == 0 ? nil : row.code)).map { $0.normalize(row.input) }
         } expected: { $0.possible }
         tally.report("is_possible_number, seed \(corpus.seed)")
         #expect(tally.wronglyStored.isEmpty, "stored as other numbers: \(tally.wronglyStored.prefix(20))")
         #expect(tally.agreement >= 0.995, "agreement \(tally.percent) under 99.5%: \(tally.sample.prefix(30))")
+    }
+
+    /// `--valid-only`: the normaliser, then the DFA tables of `NumberTypes`, against
+    /// `is_valid_number`; and each valid number's type against `number_type`.
+    @Test func agreesWithIsValidNumberAndType() throws {
+        let corpus = try Oracle.shared.get()
+        var typesAgreed = 0
+        var typeMismatches: [String] = []
+        let tally = Tally.compare(corpus) { row in
+            guard let normalizer = try? NumberNormalizer(country: row.code == 0 ? nil : row.code) else { return nil }
+            let result = normalizer.normalize(row.input)
+            guard case .success(.number(let n)) = result else { return result }
+            guard let type = NumberTypes.type(ofE164: n) else { return .failure(.invalidNumber) }
+            if row.valid, row.e164 == n {
+                let expected = row.type.lowercased().replacingOccurrences(of: "_", with: "-")
+                    .replacingOccurrences(of: "personal-number", with: "personal")
+                if type.rawValue == expected { typesAgreed += 1 } else { typeMismatches.append("\(row.input): \(type) vs \(row.type)") }
+            }
+            return result
+        } expected: { $0.valid }
+        tally.report("is_valid_number (--valid-only), seed \(corpus.seed)")
+        print("number_type: \(typesAgreed) agree, \(typeMismatches.count) differ")
+        #expect(tally.wronglyStored.isEmpty, "stored as other numbers: \(tally.wronglyStored.prefix(20))")
+        #expect(tally.agreement >= 0.995, "agreement \(tally.percent) under 99.5%: \(tally.sample.prefix(30))")
+        #expect(typeMismatches.isEmpty, "\(typeMismatches.prefix(20))")
     }
 }
 
@@ -47,6 +74,9 @@ enum Oracle {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }()
 
+    /// One corpus for both tests of a run.
+    static let shared = Result { try corpus() }
+
     /// Runs the oracle with a fresh seed (or `CALLDIR_ORACLE_SEED`), printed for replay.
     static func corpus() throws -> (seed: UInt64, rows: [OracleRow]) {
         let seed = ProcessInfo.processInfo.environment["CALLDIR_ORACLE_SEED"].flatMap { UInt64($0) }
@@ -67,7 +97,7 @@ enum Oracle {
 
     static func parse(_ line: Substring) -> OracleRow? {
         let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-        guard f.count == 9, !line.hasPrefix("#"), let code = Int(f[0]) else { return nil }
+        guard f.count == 8, !line.hasPrefix("#"), let code = Int(f[0]) else { return nil }
         return OracleRow(code: code, region: String(f[1]), shape: String(f[2]), input: String(f[3]),
                          e164: Int64(f[4]), e164Digits: f[4].count, possible: f[5] == "1", localOnly: f[5] == "L", valid: f[6] == "1",
                          type: String(f[7]))

@@ -1,0 +1,137 @@
+import CallDirReader
+
+/// libphonenumber's `is_valid_number` and `number_type`, without a regex engine: every
+/// region's national-number and per-type patterns, compiled at generation time into DFAs over
+/// digits (`NumberTypesData.swift`, by `scripts/gen-country-table.py`; about 33,000 states,
+/// 731 KB once decoded). A module of its own so that what an app or its Call Directory
+/// extension links (`CallDirReader`) does not carry the tables: `compile --valid-only` and
+/// `--types` use it.
+public enum NumberTypes {
+    /// One region's patterns as the generator writes them.
+    struct Row: Sendable {
+        let code: Int
+        /// Start of the leading-digits DFA (matched as a prefix), -1 for none.
+        let leading: Int32
+        /// Starts of general_desc's and each type's DFA, in `typeOrder` after the general one.
+        let starts: [Int32]
+        /// Possible lengths of each (bit n; 0: any length).
+        let lengths: [UInt32]
+        let sameMobileAndFixedLine: Bool
+
+        init(_ code: Int, _ leading: Int32, _ starts: [Int32], _ lengths: [UInt32], _ same: Bool) {
+            self.code = code
+            self.leading = leading
+            self.starts = starts
+            self.lengths = lengths
+            sameMobileAndFixedLine = same
+        }
+    }
+
+    /// The types in the order libphonenumber tries them (fixed line and mobile last).
+    static let typeOrder: [NumberType] = [.premiumRate, .tollFree, .sharedCost, .voip, .personal, .pager, .uan,
+                                          .voicemail, .fixedLine, .mobile]
+
+    static let dfa: [UInt16] = {
+        var out: [UInt16] = []
+        out.reserveCapacity(dfaHex.utf8.count / 4)
+        var value: UInt16 = 0
+        var count = 0
+        for byte in dfaHex.utf8 where byte != 0x0A && byte != 0x20 {
+            value = value << 4 | UInt16(byte <= 0x39 ? byte &- 0x30 : byte &- 0x37)
+            count += 1
+            if count == 4 { out.append(value); value = 0; count = 0 }
+        }
+        return out
+    }()
+
+    /// Rows by calling code, in libphonenumber's region order.
+    static let byCode: [Int: [Row]] = Dictionary(grouping: rows, by: \.code)
+
+    /// The type of a valid number (E.164 digits as an integer), nil when libphonenumber's
+    /// `is_valid_number` says it is not valid.
+    public static func type(ofE164 number: Int64) -> NumberType? {
+        guard number > 0, let code = CountryTable.callingCode(ofE164: number), let regions = byCode[code] else { return nil }
+        let national = NationalDigits(number, code: code)
+        // region_code_for_number: the first region whose leading digits match, or that gives
+        // the number a type; the number is then valid when that region gives it a type.
+        for row in regions {
+            if row.leading >= 0 {
+                if matches(national, from: row.leading, prefix: true) { return type(national, row) }
+            } else if let found = type(national, row) {
+                return found
+            }
+        }
+        return nil
+    }
+
+    /// libphonenumber's `_number_type_helper`.
+    static func type(_ national: NationalDigits, _ row: Row) -> NumberType? {
+        guard matchesDesc(national, row, 0) else { return nil }
+        for (i, kind) in typeOrder.enumerated() where kind != .fixedLine && kind != .mobile {
+            if matchesDesc(national, row, i + 1) { return kind }
+        }
+        let fixed = typeOrder.firstIndex(of: .fixedLine)! + 1
+        let mobile = typeOrder.firstIndex(of: .mobile)! + 1
+        if matchesDesc(national, row, fixed) {
+            return row.sameMobileAndFixedLine || matchesDesc(national, row, mobile) ? .fixedLineOrMobile : .fixedLine
+        }
+        return !row.sameMobileAndFixedLine && matchesDesc(national, row, mobile) ? .mobile : nil
+    }
+
+    static func matchesDesc(_ national: NationalDigits, _ row: Row, _ index: Int) -> Bool {
+        let start = row.starts[index]
+        guard start >= 0 else { return false }
+        let lengths = row.lengths[index]
+        if lengths != 0, national.count >= 32 || lengths >> UInt32(national.count) & 1 == 0 { return false }
+        return matches(national, from: start, prefix: false)
+    }
+
+    /// Runs a DFA over the national digits: in full, or (`prefix`) until it accepts.
+    static func matches(_ national: NationalDigits, from start: Int32, prefix: Bool) -> Bool {
+        var state = Int(start)
+        for i in 0..<national.count {
+            if prefix, dfa[state * 11 + 10] == 1 { return true }
+            let next = dfa[state * 11 + Int(national.digit(i))]
+            if next == 0xFFFF { return false }
+            state = Int(next)
+        }
+        return dfa[state * 11 + 10] == 1
+    }
+}
+
+/// The national significant number of an E.164 number: its digits after the calling code,
+/// leading zeros included.
+struct NationalDigits {
+    let value: Int64
+    let count: Int
+
+    init(_ e164: Int64, code: Int) {
+        count = E164.digitCount(e164) - String(code).count
+        var scale: Int64 = 1
+        for _ in 0..<count { scale *= 10 }
+        value = e164 % scale
+    }
+
+    /// The i-th digit from the left.
+    func digit(_ i: Int) -> Int {
+        var v = value
+        for _ in 0..<(count - 1 - i) { v /= 10 }
+        return Int(v % 10)
+    }
+}
+
+/// libphonenumber's number types, as `--types` names them.
+public enum NumberType: String, CaseIterable, Sendable {
+    case fixedLine = "fixed-line"
+    case mobile
+    /// Where one pattern covers both (the US, Canada...).
+    case fixedLineOrMobile = "fixed-line-or-mobile"
+    case tollFree = "toll-free"
+    case premiumRate = "premium-rate"
+    case sharedCost = "shared-cost"
+    case voip
+    case personal
+    case pager
+    case uan
+    case voicemail
+}
