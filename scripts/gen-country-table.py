@@ -202,7 +202,15 @@ def digit_dfa(pattern, table):
     next state for each digit (0xFFFF: no match possible) and 1 if the state accepts. Returns
     the index of its start state."""
     fsm = interegular.parse_pattern(pattern).to_fsm()
-    order = sorted(fsm.states, key=lambda st: (st != fsm.initial, st))
+    # States in breadth-first order over the digits: interegular's own numbering varies from
+    # run to run, and the generated file must not.
+    order, seen = [fsm.initial], {fsm.initial}
+    for st in order:
+        for d in "0123456789":
+            nxt = fsm.map.get(st, {}).get(fsm.alphabet[d])
+            if nxt is not None and nxt not in seen:
+                seen.add(nxt)
+                order.append(nxt)
     base = len(table) // 11
     index = {st: base + i for i, st in enumerate(order)}
     for st in order:

@@ -109,7 +109,7 @@ enum ParsingRules {
             let rest = number.dropping(prefix.value, length: prefix.length)
             return viable && !matchesPattern(rest, row) ? nil : rest
         }
-        guard let result = RegexPrefix.strip(number, pattern: row.nationalPrefix, transform: row.transform) else { return nil }
+        guard let result = RegexPrefix.strip(number, code: row.code, transform: row.transform) else { return nil }
         return viable && !matchesPattern(result, row) ? nil : result
     }
 
@@ -198,9 +198,19 @@ enum ParsingRules {
 /// codes of 215): matched with the standard library's `Regex`, as libphonenumber does with
 /// Python's `re` (a match anchored at the start; the transform rule's `\1` is group 1).
 enum RegexPrefix {
-    static func strip(_ number: Digits, pattern: String, transform: String) -> Digits? {
+    /// Each such code's pattern, compiled once (compiling costs far more than matching).
+    /// Matching one `Regex` from several threads is safe: its compiled program is immutable.
+    nonisolated(unsafe) static let compiled: [Int: Regex<AnyRegexOutput>] = {
+        var table: [Int: Regex<AnyRegexOutput>] = [:]
+        for row in ParsingRules.rows where row.literalPrefix == nil && !row.nationalPrefix.isEmpty {
+            table[row.code] = try? Regex(row.nationalPrefix)
+        }
+        return table
+    }()
+
+    static func strip(_ number: Digits, code: Int, transform: String) -> Digits? {
         let text = number.text
-        guard let regex = try? Regex(pattern), let match = try? regex.prefixMatch(in: text) else { return nil }
+        guard let regex = compiled[code], let match = try? regex.prefixMatch(in: text) else { return nil }
         let output = match.output
         let rest = text[match.range.upperBound...]
         var result: String
