@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
         // A strict stand-in for CallKit's Call Directory store, for app teams' tests.
         .library(name: "CallDirSimulator", targets: ["CallDirSimulator"]),
+        // libphonenumber's validity and number types as DFA tables (what --valid-only uses).
+        .library(name: "CallDirNumberTypes", targets: ["CallDirNumberTypes"]),
         // Deltas, patch and the app's half (installer, reload coordinator): Darwin-portable.
         .library(name: "CallDirPatch", targets: ["CallDirPatch"]),
         // The feed follower an app links (manifest, signature, rollback and expiry checks, delta

@@ -44,17 +44,25 @@ public enum NumberTypes {
         return out
     }()
 
-    /// Rows by calling code, in libphonenumber's region order.
-    static let byCode: [Int: [Row]] = Dictionary(grouping: rows, by: \.code)
+    /// The rows of each calling code 0...999, in libphonenumber's region order (`rows` is
+    /// sorted by code).
+    static let byCode: [Range<Int>] = {
+        var table = [Range<Int>](repeating: 0..<0, count: 1000)
+        for (i, row) in rows.enumerated() {
+            table[row.code] = table[row.code].isEmpty ? i..<(i + 1) : table[row.code].lowerBound..<(i + 1)
+        }
+        return table
+    }()
 
     /// The type of a valid number (E.164 digits as an integer), nil when libphonenumber's
     /// `is_valid_number` says it is not valid.
     public static func type(ofE164 number: Int64) -> NumberType? {
-        guard number > 0, let code = CountryTable.callingCode(ofE164: number), let regions = byCode[code] else { return nil }
+        guard number > 0, let code = CountryTable.callingCode(ofE164: number) else { return nil }
         let national = NationalDigits(number, code: code)
         // region_code_for_number: the first region whose leading digits match, or that gives
         // the number a type; the number is then valid when that region gives it a type.
-        for row in regions {
+        for index in byCode[code] {
+            let row = rows[index]
             if row.leading >= 0 {
                 if matches(national, from: row.leading, prefix: true) { return type(national, row) }
             } else if let found = type(national, row) {
@@ -88,14 +96,18 @@ public enum NumberTypes {
 
     /// Runs a DFA over the national digits: in full, or (`prefix`) until it accepts.
     static func matches(_ national: NationalDigits, from start: Int32, prefix: Bool) -> Bool {
-        var state = Int(start)
-        for i in 0..<national.count {
-            if prefix, dfa[state * 11 + 10] == 1 { return true }
-            let next = dfa[state * 11 + Int(national.digit(i))]
-            if next == 0xFFFF { return false }
-            state = Int(next)
+        dfa.withUnsafeBufferPointer { dfa in
+            var state = Int(start)
+            var scale = national.topScale
+            while scale > 0 {
+                if prefix, dfa[state &* 11 &+ 10] == 1 { return true }
+                let next = dfa[state &* 11 &+ Int(national.value / scale % 10)]
+                if next == 0xFFFF { return false }
+                state = Int(next)
+                scale /= 10
+            }
+            return dfa[state &* 11 &+ 10] == 1
         }
-        return dfa[state * 11 + 10] == 1
     }
 }
 
@@ -104,19 +116,15 @@ public enum NumberTypes {
 struct NationalDigits {
     let value: Int64
     let count: Int
+    /// 10^(count - 1): the place of the first digit (0 for no digits).
+    let topScale: Int64
 
     init(_ e164: Int64, code: Int) {
-        count = E164.digitCount(e164) - String(code).count
+        count = E164.digitCount(e164) - (code < 10 ? 1 : code < 100 ? 2 : 3)
         var scale: Int64 = 1
-        for _ in 0..<count { scale *= 10 }
+        for _ in 0..<count { scale &*= 10 }
         value = e164 % scale
-    }
-
-    /// The i-th digit from the left.
-    func digit(_ i: Int) -> Int {
-        var v = value
-        for _ in 0..<(count - 1 - i) { v /= 10 }
-        return Int(v % 10)
+        topScale = scale / 10
     }
 }
 

@@ -39,14 +39,30 @@ enum ParsingRules {
         }
     }
 
-    /// Rows by calling code 0...999.
-    static let byCode: [Row?] = {
-        var table = [Row?](repeating: nil, count: 1000)
-        for row in rows { table[row.code] = row }
+    /// What the hot path reads of a row: no strings, so no reference counting.
+    struct Rules: Sendable {
+        let code: Int
+        let patternStart: Int
+        let lengths: UInt32
+        let localLengths: UInt32
+        let hasNationalPrefix: Bool
+        /// The national prefix when it is a plain digit string; else `RegexPrefix`'s.
+        let literalPrefix: DigitPrefix?
+    }
+
+    /// Rules by calling code 0...999.
+    static let byCode: [Rules?] = {
+        var table = [Rules?](repeating: nil, count: 1000)
+        for row in rows {
+            table[row.code] = Rules(code: row.code, patternStart: row.patternStart, lengths: row.lengths,
+                                    localLengths: row.localLengths, hasNationalPrefix: !row.nationalPrefix.isEmpty,
+                                    literalPrefix: row.literalPrefix)
+        }
         return table
     }()
 
-    static func row(_ code: Int) -> Row? { (0..<1000).contains(code) ? byCode[code] : nil }
+    @inline(__always)
+    static func row(_ code: Int) -> Rules? { (0..<1000).contains(code) ? byCode[code] : nil }
 
     /// The DFAs of `dfaHex`: 11 entries a state (next state per digit, 0xFFFF for none; then
     /// 1 if the state accepts).
@@ -65,20 +81,22 @@ enum ParsingRules {
     }()
 
     /// Whether the national number matches the code's national-number pattern in full.
-    static func matchesPattern(_ national: Digits, _ row: Row) -> Bool {
-        var state = row.patternStart
-        for i in 0..<national.literal {
-            let next = dfa[state * 11 + Int(national.digit(at: i))]
-            if next == 0xFFFF { return false }
-            state = Int(next)
+    static func matchesPattern(_ national: Digits, _ row: Rules) -> Bool {
+        dfa.withUnsafeBufferPointer { dfa in
+            var state = row.patternStart
+            for i in 0..<national.literal {
+                let next = dfa[state &* 11 &+ Int(national.digit(at: i))]
+                if next == 0xFFFF { return false }
+                state = Int(next)
+            }
+            return dfa[state &* 11 &+ 10] == 1
         }
-        return dfa[state * 11 + 10] == 1
     }
 
     /// libphonenumber's `_test_number_length` against general_desc's lengths.
     enum Length { case possible, localOnly, tooShort, tooLong, invalid }
 
-    static func length(_ national: Digits, _ row: Row) -> Length {
+    static func length(_ national: Digits, _ row: Rules) -> Length {
         let n = national.literal
         if n < 32, row.localLengths >> UInt32(n) & 1 == 1 { return .localOnly }
         let shortest = row.lengths.trailingZeroBitCount
@@ -101,21 +119,21 @@ enum ParsingRules {
 
     /// libphonenumber's `_maybe_strip_national_prefix_carrier_code`: the national number
     /// without its national prefix (transformed by the rule), or nil to keep it as it is.
-    static func strippingNationalPrefix(_ number: Digits, _ row: Row) -> Digits? {
-        guard number.literal > 0, !row.nationalPrefix.isEmpty else { return nil }
+    static func strippingNationalPrefix(_ number: Digits, _ row: Rules) -> Digits? {
+        guard number.literal > 0, row.hasNationalPrefix else { return nil }
         let viable = matchesPattern(number, row)
         if let prefix = row.literalPrefix {
             guard number.startsWith(prefix.value, length: prefix.length) else { return nil }
             let rest = number.dropping(prefix.value, length: prefix.length)
             return viable && !matchesPattern(rest, row) ? nil : rest
         }
-        guard let result = RegexPrefix.strip(number, code: row.code, transform: row.transform) else { return nil }
+        guard let result = RegexPrefix.strip(number, code: row.code) else { return nil }
         return viable && !matchesPattern(result, row) ? nil : result
     }
 
     /// The national number after the national prefix for parsing, as `parse` keeps it: only
     /// when what is left has a possible (not local-only) length or is too long.
-    static func nationalNumber(_ number: Digits, _ row: Row) -> Digits {
+    static func nationalNumber(_ number: Digits, _ row: Rules) -> Digits {
         guard let stripped = strippingNationalPrefix(number, row) else { return number }
         switch length(stripped, row) {
         case .tooShort, .localOnly, .invalid: return number
@@ -200,17 +218,17 @@ enum ParsingRules {
 enum RegexPrefix {
     /// Each such code's pattern, compiled once (compiling costs far more than matching).
     /// Matching one `Regex` from several threads is safe: its compiled program is immutable.
-    nonisolated(unsafe) static let compiled: [Int: Regex<AnyRegexOutput>] = {
-        var table: [Int: Regex<AnyRegexOutput>] = [:]
+    nonisolated(unsafe) static let compiled: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = {
+        var table: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = [:]
         for row in ParsingRules.rows where row.literalPrefix == nil && !row.nationalPrefix.isEmpty {
-            table[row.code] = try? Regex(row.nationalPrefix)
+            if let regex = try? Regex(row.nationalPrefix) { table[row.code] = (regex, row.transform) }
         }
         return table
     }()
 
-    static func strip(_ number: Digits, code: Int, transform: String) -> Digits? {
+    static func strip(_ number: Digits, code: Int) -> Digits? {
         let text = number.text
-        guard let regex = compiled[code], let match = try? regex.prefixMatch(in: text) else { return nil }
+        guard let (regex, transform) = compiled[code], let match = try? regex.prefixMatch(in: text) else { return nil }
         let output = match.output
         let rest = text[match.range.upperBound...]
         var result: String
