@@ -31,18 +31,7 @@ public enum NumberTypes {
     static let typeOrder: [NumberType] = [.premiumRate, .tollFree, .sharedCost, .voip, .personal, .pager, .uan,
                                           .voicemail, .fixedLine, .mobile]
 
-    static let dfa: [UInt16] = {
-        var out: [UInt16] = []
-        out.reserveCapacity(dfaHex.utf8.count / 4)
-        var value: UInt16 = 0
-        var count = 0
-        for byte in dfaHex.utf8 where byte != 0x0A && byte != 0x20 {
-            value = value << 4 | UInt16(byte <= 0x39 ? byte &- 0x30 : byte &- 0x37)
-            count += 1
-            if count == 4 { out.append(value); value = 0; count = 0 }
-        }
-        return out
-    }()
+    static let dfa = decodeDFATable(dfaHex)
 
     /// The rows of each calling code 0...999, in libphonenumber's region order (`rows` is
     /// sorted by code).

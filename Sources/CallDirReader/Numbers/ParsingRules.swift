@@ -66,19 +66,7 @@ enum ParsingRules {
 
     /// The DFAs of `dfaHex`: 11 entries a state (next state per digit, 0xFFFF for none; then
     /// 1 if the state accepts).
-    static let dfa: [UInt16] = {
-        var out: [UInt16] = []
-        out.reserveCapacity(dfaHex.utf8.count / 4)
-        var value: UInt16 = 0
-        var count = 0
-        for byte in dfaHex.utf8 {
-            let nibble = byte <= 0x39 ? byte &- 0x30 : byte &- 0x37
-            value = value << 4 | UInt16(nibble)
-            count += 1
-            if count == 4 { out.append(value); value = 0; count = 0 }
-        }
-        return out
-    }()
+    static let dfa = decodeDFATable(dfaHex)
 
     /// Whether the national number matches the code's national-number pattern in full.
     static func matchesPattern(_ national: Digits, _ row: Rules) -> Bool {
@@ -210,6 +198,21 @@ enum ParsingRules {
         case .invalid: return .tooLong  // between two possible lengths: longer than one
         }
     }
+}
+
+/// A DFA table as `scripts/gen-country-table.py` writes it (`dfaHex`: four hex digits an
+/// entry, uppercase; whitespace ignored), decoded. Also `CallDirNumberTypes`' tables.
+package func decodeDFATable(_ hex: String) -> [UInt16] {
+    var out: [UInt16] = []
+    out.reserveCapacity(hex.utf8.count / 4)
+    var value: UInt16 = 0
+    var count = 0
+    for byte in hex.utf8 where byte != 0x0A && byte != 0x20 {
+        value = value << 4 | UInt16(byte <= 0x39 ? byte &- 0x30 : byte &- 0x37)
+        count += 1
+        if count == 4 { out.append(value); value = 0; count = 0 }
+    }
+    return out
 }
 
 /// National prefixes for parsing that are regular expressions (AR, BR, JP, CN, KR, AU... 19
