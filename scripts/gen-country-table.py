@@ -235,8 +235,11 @@ def parsing_rules(rules):
         start = digit_dfa(g.national_number_pattern, table)
         lengths = mask(n for n in (g.possible_length or ()) if n > 0)
         local = mask(g.possible_length_local_only or ())
-        rows.append((code, region, start, lengths, local, m.national_prefix_for_parsing or "",
-                     m.national_prefix_transform_rule or ""))
+        npfp, transform = m.national_prefix_for_parsing or "", m.national_prefix_transform_rule or ""
+        # A prefix pattern without transform rule or `$` (GB `0|180020`, CN, KR, CO, AU...):
+        # a DFA too, whose longest match is what Python's `re.match` takes for these patterns.
+        prefix = digit_dfa(npfp, table) if npfp and not npfp.isdigit() and not transform and "$" not in npfp else -1
+        rows.append((code, region, start, lengths, local, npfp, transform, prefix))
     return table, rows
 
 
@@ -309,11 +312,11 @@ def write_parsing(table, rows):
         "extension ParsingRules {",
         "    /// One row per calling code, from its main region: code, start state of general_desc's",
         "    /// national-number DFA, possible lengths (bit n), local-only lengths, national prefix",
-        "    /// for parsing and transform rule.",
+        "    /// for parsing and transform rule, start state of the national prefix's DFA (-1: none).",
         "    static let rows: [Row] = [",
     ]
-    for code, region, start, lengths, local, npfp, transform in rows:
-        lines.append(f"        Row({code}, {start}, 0x{lengths:X}, 0x{local:X}, {swift_string(npfp)}, {swift_string(transform)}),  // {region}")
+    for code, region, start, lengths, local, npfp, transform, prefix in rows:
+        lines.append(f"        Row({code}, {start}, 0x{lengths:X}, 0x{local:X}, {swift_string(npfp)}, {swift_string(transform)}, {prefix}),  // {region}")
     lines += ["    ]", ""] + dfa_lines(table) + ["}", ""]
     with open(PARSING, "w") as f:
         f.write("\n".join(lines))

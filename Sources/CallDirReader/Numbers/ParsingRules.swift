@@ -26,9 +26,12 @@ enum ParsingRules {
         let transform: String
         /// The national prefix when it is a plain digit string.
         let literalPrefix: DigitPrefix?
+        /// Start of the national prefix's DFA when it is a pattern without transform rule or
+        /// `$` (its longest match is the prefix), -1 otherwise.
+        let prefixStart: Int
 
         init(_ code: Int, _ patternStart: Int, _ lengths: UInt32, _ localLengths: UInt32,
-             _ nationalPrefix: String, _ transform: String) {
+             _ nationalPrefix: String, _ transform: String, _ prefixStart: Int) {
             self.code = code
             self.patternStart = patternStart
             self.lengths = lengths
@@ -36,6 +39,7 @@ enum ParsingRules {
             self.nationalPrefix = nationalPrefix
             self.transform = transform
             literalPrefix = transform.isEmpty ? DigitPrefix(nationalPrefix) : nil
+            self.prefixStart = prefixStart
         }
     }
 
@@ -46,8 +50,9 @@ enum ParsingRules {
         let lengths: UInt32
         let localLengths: UInt32
         let hasNationalPrefix: Bool
-        /// The national prefix when it is a plain digit string; else `RegexPrefix`'s.
+        /// The national prefix when it is a plain digit string, or its DFA; else `RegexPrefix`'s.
         let literalPrefix: DigitPrefix?
+        let prefixStart: Int
     }
 
     /// Rules by calling code 0...999.
@@ -56,7 +61,7 @@ enum ParsingRules {
         for row in rows {
             table[row.code] = Rules(code: row.code, patternStart: row.patternStart, lengths: row.lengths,
                                     localLengths: row.localLengths, hasNationalPrefix: !row.nationalPrefix.isEmpty,
-                                    literalPrefix: row.literalPrefix)
+                                    literalPrefix: row.literalPrefix, prefixStart: row.prefixStart)
         }
         return table
     }()
@@ -78,6 +83,21 @@ enum ParsingRules {
                 state = Int(next)
             }
             return dfa[state &* 11 &+ 10] == 1
+        }
+    }
+
+    /// How many leading digits the DFA at `start` matches at most, nil for none.
+    static func longestPrefixMatch(_ number: Digits, from start: Int) -> Int? {
+        dfa.withUnsafeBufferPointer { dfa in
+            var state = start
+            var longest: Int? = dfa[state &* 11 &+ 10] == 1 ? 0 : nil
+            for i in 0..<number.literal {
+                let next = dfa[state &* 11 &+ Int(number.digit(at: i))]
+                if next == 0xFFFF { break }
+                state = Int(next)
+                if dfa[state &* 11 &+ 10] == 1 { longest = i + 1 }
+            }
+            return longest
         }
     }
 
@@ -113,6 +133,11 @@ enum ParsingRules {
         if let prefix = row.literalPrefix {
             guard number.startsWith(prefix.value, length: prefix.length) else { return nil }
             let rest = number.dropping(prefix.value, length: prefix.length)
+            return viable && !matchesPattern(rest, row) ? nil : rest
+        }
+        if row.prefixStart >= 0 {
+            guard let length = longestPrefixMatch(number, from: row.prefixStart) else { return nil }
+            let rest = Digits(value: number.value % powerOfTen(number.literal - length), literal: number.literal - length, wildcards: 0)
             return viable && !matchesPattern(rest, row) ? nil : rest
         }
         guard let result = RegexPrefix.strip(number, code: row.code) else { return nil }
@@ -215,7 +240,7 @@ package func decodeDFATable(_ hex: String) -> [UInt16] {
     return out
 }
 
-/// National prefixes for parsing that are regular expressions (AR, BR, JP, CN, KR, AU... 19
+/// National prefixes for parsing with a transform rule or `$` (AR, BR, JP, GA, MG, SM, NF: 7
 /// codes of 215): matched with the standard library's `Regex`, as libphonenumber does with
 /// Python's `re` (a match anchored at the start; the transform rule's `\1` is group 1).
 enum RegexPrefix {
@@ -223,7 +248,7 @@ enum RegexPrefix {
     /// Matching one `Regex` from several threads is safe: its compiled program is immutable.
     nonisolated(unsafe) static let compiled: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = {
         var table: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = [:]
-        for row in ParsingRules.rows where row.literalPrefix == nil && !row.nationalPrefix.isEmpty {
+        for row in ParsingRules.rows where row.literalPrefix == nil && row.prefixStart < 0 && !row.nationalPrefix.isEmpty {
             if let regex = try? Regex(row.nationalPrefix) { table[row.code] = (regex, row.transform) }
         }
         return table
