@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
         // A strict stand-in for CallKit's Call Directory store, for app teams' tests.
         .library(name: "CallDirSimulator", targets: ["CallDirSimulator"]),
+        // libphonenumber's validity and number types as DFA tables (what --valid-only uses).
+        .library(name: "CallDirNumberTypes", targets: ["CallDirNumberTypes"]),
         // Deltas, patch and the app's half (installer, reload coordinator): Darwin-portable.
         .library(name: "CallDirPatch", targets: ["CallDirPatch"]),
         // The feed follower an app links (manifest, signature, rollback and expiry checks, delta
@@ -61,6 +63,9 @@ let package = Package(
         .target(name: "CallDirReader", dependencies: ["CKernels"]),
         // CallKitSimulator and its store: what app teams' tests link next to the reader.
         .target(name: "CallDirSimulator", dependencies: ["CallDirReader"]),
+        // libphonenumber's validity and number types as DFA tables (~0.7 MB): the compiler's
+        // --valid-only and --types; kept out of the reader so an extension does not link them.
+        .target(name: "CallDirNumberTypes", dependencies: ["CallDirReader"]),
         // Darwin-portable, what an app links to apply a delta on the phone and install the result:
         // the delta format, diff and patch, the index encoding they share with the compiler,
         // atomic outputs, the installer and the reload coordinator. The reader and CKernels only;
@@ -68,7 +73,7 @@ let package = Package(
         .target(name: "CallDirPatch", dependencies: ["CallDirReader", "CKernels"]),
         // The compiler. It takes the JSON reader (ByteCursor, JSONScanner) and JSONWriter from
         // the lookup front, their one home, which the daemon shares without linking the compiler.
-        .target(name: "CallDir", dependencies: ["CallDirLookup", "CallDirPatch", "CallDirReader", "CZlib", "CSQLite", "CKernels"]),
+        .target(name: "CallDir", dependencies: ["CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CZlib", "CSQLite", "CKernels"]),
         // The lookup daemon: NIO, swift-log, swift-metrics and swift-prometheus live here only, never in the core.
         // Not the compiler: no SQLite or zlib in the daemon.
         .target(
@@ -165,7 +170,7 @@ let package = Package(
         // What every test target shares (a scratch folder, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CallDirReaderTests", dependencies: [
-            "CallDirReader", "CallDirSimulator", "CallDirLookup", "CallDirPatch", "CallDir", "CZlib", "TestSupport",
+            "CallDirReader", "CallDirSimulator", "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDir", "CZlib", "TestSupport",
             "CallDirFeed", "CallDirFeedTools",  // the phone following a feed (FeedPhoneTests)
         ], exclude: ["Fixtures"]),
         .testTarget(name: "CallDirLookupTests", dependencies: ["CallDirLookup", "CallDirReader", "TestSupport"]),

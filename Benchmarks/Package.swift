@@ -26,6 +26,10 @@ let package = Package(
         // `calldir` (oneshot.sh compares the two to show what the CLI adds at start-up).
         .executableTarget(name: "calldir-oneshot", dependencies: [.product(name: "CallDirReader", package: "calldir")],
                           linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]),
+        // `calldir-normalize`: the normaliser on formatted numbers, with validity and type (issue 33).
+        .executableTarget(name: "calldir-normalize", dependencies: [
+            .product(name: "CallDirReader", package: "calldir"), .product(name: "CallDirNumberTypes", package: "calldir"),
+        ]),
         // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
         .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         // `calldir-serve-constant`: the daemon's HTTP stack answering a constant (serve-load.sh's baseline).

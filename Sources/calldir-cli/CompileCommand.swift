@@ -74,6 +74,15 @@ struct CompileCommand: ParsableCommand {
     @Flag(help: "Accept every number CallKit accepts (7 to 15 digits, not starting with 0) without checking its country's rules (calling code, length, first digit, North American area code), so spoofed caller IDs can be blocked.")
     var lenient = false
 
+    @Flag(name: .customLong("valid-only"), help: "Keep only numbers libphonenumber calls valid (is_valid_number); by default every possible number is kept. Each other one is a problem row (not-valid).")
+    var validOnly = false
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Keep only valid numbers of these types (implies --valid-only): \(CompileOptions.numberTypeNames.filter { $0 != "fixed-line-or-mobile" }.joined(separator: ", ")); fixed-line and mobile keep numbers that may be either.", valueName: "type"))
+    var types: [String] = []
+
+    @Flag(help: "Without --country: the digits are E.164 on purpose. A list whose numbers look national (North American numbers without their 1) is otherwise an error.")
+    var international = false
+
     /// The former name of `--lenient`, kept for scripts.
     @Flag(name: .customLong("no-nanp-check"), help: .hidden)
     var noNANPCheck = false
@@ -138,6 +147,9 @@ struct CompileCommand: ParsableCommand {
         if let minNumbers, minNumbers < 0 { throw ValidationError("--min-numbers must be at least 0.") }
         if let minNumbers, let maxNumbers, minNumbers > maxNumbers {
             throw ValidationError("--min-numbers \(minNumbers) is above --max-numbers \(maxNumbers).")
+        }
+        for name in types.flatMap({ $0.split(separator: ",") }) where !CompileOptions.numberTypeNames.contains(String(name)) {
+            throw ValidationError("--types takes \(CompileOptions.numberTypeNames.joined(separator: ", ")), not '\(name)'.")
         }
         let stdinUses = (block + identify + allow).filter { $0 == "-" }.count
         if stdinUses > 1 { throw ValidationError("Only one list can be read from stdin ('-').") }
@@ -219,6 +231,9 @@ struct CompileCommand: ParsableCommand {
         options.allowSources = allow.map(file)
         options.country = country?.code
         options.lenient = lenient || noNANPCheck
+        options.international = international
+        options.validOnly = validOnly
+        options.types = types.flatMap { $0.split(separator: ",").map(String.init) }
         options.maxErrors = maxErrors
         options.skipInvalid = skipInvalid
         options.rejectsPath = rejects

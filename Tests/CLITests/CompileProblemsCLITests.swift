@@ -15,14 +15,21 @@ struct CompileProblemsCLITests {
         return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    /// The US FTC list without --country: it warns loudly (on stderr, even with -q, and in
-    /// --json), naming --country 1 and the calling codes the numbers wrongly became; with
-    /// --country 1 the count is today's minus the 4 rows written with 00 (see docs/NUMBERS.md).
+    /// The US FTC list without --country fails (exit status 1, no index), naming the country it
+    /// looks like, --country 1 and --international; with --international it only warns (on
+    /// stderr, even with -q, and in --json), naming the calling codes the numbers became; with
+    /// --country 1 every possible North American number is kept (see docs/NUMBERS.md).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: CompileProblemsCLITests.ftc), "needs ../shared/realdata/ftc-dnc-complaints-90days.csv: skipped"))
-    func ftcWithoutCountryWarns() throws {
+    func ftcWithoutCountryFails() throws {
         let scratch = TempFolder()
         defer { scratch.remove() }
-        let flags = ["compile", "--sort", "--dedupe", "--skip-invalid", "--block", Self.ftc]
+        let plain = ["compile", "--sort", "--dedupe", "--skip-invalid", "--block", Self.ftc]
+        let refused = try CLI.run(plain + ["-q", "-o", scratch.file("a.calldir")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the list looks national") && refused.stderr.contains("North American (US)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("compile with --country 1") && refused.stderr.contains("--international"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("a.calldir")))
+        let flags = plain + ["--international"]
         let quiet = try CLI.run(flags + ["-q", "-o", scratch.file("a.calldir")])
         #expect(quiet.status == 0)
         #expect(quiet.stderr.hasPrefix("warning: "), "\(quiet.stderr)")
@@ -39,7 +46,7 @@ struct CompileProblemsCLITests {
 
         let us = try CLI.run(flags + ["--json", "--country", "1", "-o", scratch.file("c.calldir")])
         let summary = try Self.json(us.stdout)
-        #expect(summary["blockedNumbers"] as? Int == 295_453)
+        #expect(summary["blockedNumbers"] as? Int == 295_701)
         #expect((summary["warnings"] as? [String]) == [])
         #expect(!us.stderr.contains("warning"))
     }

@@ -1,3 +1,5 @@
+import CallDirNumberTypes
+
 /// Everything `calldir compile` can be asked to do. Sources of one kind are read in order and,
 /// without `sort`, must be ascending across files as well as within them.
 public struct CompileOptions: Sendable {
@@ -29,6 +31,15 @@ public struct CompileOptions: Sendable {
     public var maxNumbers: Int64?
     /// Fail when a device would load fewer entries than this (`--min-numbers`).
     public var minNumbers: Int64?
+    /// Keep only numbers libphonenumber calls valid (`--valid-only`), and of these types only
+    /// (`--types`, `NumberType` names; implies valid-only).
+    public var validOnly = false
+    public var types: [String] = []
+    /// The names `types` takes: libphonenumber's number types.
+    public static var numberTypeNames: [String] { NumberType.allCases.map(\.rawValue) }
+    /// Without `country`, the digits are E.164 on purpose (`--international`): a list whose
+    /// numbers look national compiles (with a warning) instead of failing.
+    public var international = false
     /// Publish an index without entries (`--allow-empty`); by default that fails.
     public var allowEmpty = false
     /// Unix seconds to record as the build time (0: none, keeping output reproducible).

@@ -33,7 +33,12 @@ public struct CompileSummary: Sendable {
     /// Things the compile did but that look wrong (most numbers national ones read without
     /// --country...), for stderr and `--json`.
     public var warnings: [String] = []
-    /// Without --country: the calling codes most numbers got, from a sample, most first.
+    /// With `--valid-only` or `--types`: the numbers kept by libphonenumber's number type
+    /// (`fixed-line`, `mobile`, `toll-free`...), by name; empty otherwise.
+    public var numbersByType: [(type: String, count: Int)] = []
+    /// Without --country, when the list looks national: the calling codes most numbers got, most
+    /// first (at most 5), each with how many of the *sampled* numbers got it (the first 64
+    /// plain numbers of each batch of up to 16,384 rows), not a count over the whole list.
     public var topCountryCodes: [(code: Int, count: Int)] = []
 
     /// Copies the counts an index's metadata holds.

@@ -9,6 +9,8 @@ import CallDirPatch
 public final class Compiler {
     let options: CompileOptions
     private let normalizer: NumberNormalizer
+    /// `--valid-only`, `--types`: nil keeps every possible number.
+    private var typeFilter: NumberTypeFilter?
     private let sourceNames: [String]
     private let log: DiagnosticLog
 
@@ -26,6 +28,7 @@ public final class Compiler {
                 onProgress: ((Int) -> Void)? = nil) throws {
         self.options = options
         normalizer = try NumberNormalizer(country: options.country, lenient: options.lenient)
+        typeFilter = NumberTypeFilter(validOnly: options.validOnly, types: options.types)
         sourceNames = (options.blockSources + options.identifySources + options.allowSources).map(\.displayName)
         log = DiagnosticLog(limit: options.maxErrors, sourceNames: sourceNames, onDiagnostic: onDiagnostic)
         self.onProgress = onProgress
@@ -96,6 +99,9 @@ public final class Compiler {
         if log.count > 0 {
             throw CallDirError(.invalidList, "\(log.tally.advice); no index written", path: inputSubject)
         }
+        if let looksNational = summary.warnings.first(where: { $0.hasPrefix(NationalShapeCheck.lead) }), !options.international {
+            throw CallDirError(.invalidList, "\(looksNational) Or pass --international if the digits are E.164 on purpose; no index written", path: inputSubject)
+        }
         try blocked.writeDirectory(kind: .blockedDirectory, pages: .blockedDirectoryPages)
         try identified.writeDirectory(kind: .identifiedDirectory, pages: .identifiedDirectoryPages)
         let (blockSegments, cut) = RangeMath.subtract(allow, from: RangeMath.merge(blockRanges.map(\.range)))
@@ -112,6 +118,7 @@ public final class Compiler {
         metadata = try finisher.writeTables(metadata, blockSegments: blockSegments,
                                             identifySegments: Array(zip(identifySegments.map(\.0), rangeLabelIDs)))
         summary.take(metadata)
+        if let typeFilter { summary.numbersByType = typeFilter.counts.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 } }
         let (size, crc) = try writer.finish()
         summary.fileBytes = size
         summary.checksum = crc
@@ -186,7 +193,8 @@ public final class Compiler {
         defer { noteShape(shape) }
         for (i, spec) in sources.enumerated() {
             let source = try spec.open(for: kind)
-            try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify) { batch in
+            // With a type filter every row takes the full path, where the filter is applied.
+            try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify && typeFilter == nil) { batch in
                 if checksShape { sampleShape(batch.numbers, count: batch.count) }
                 var textRows = 0
                 for row in 0..<batch.count {
@@ -259,7 +267,7 @@ public final class Compiler {
     /// The row's entry, or nil after reporting (strict) or counting (--skip-invalid) it.
     @inline(__always)
     private func normalizedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> NormalizedEntry? {
-        if kind != .identify, let number = normalizer.validPlainNumber(row.number) { return .number(number) }
+        if kind != .identify, typeFilter == nil, let number = normalizer.validPlainNumber(row.number) { return .number(number) }
         return try checkedRow(row, kind: kind, origin: origin)?.entry
     }
 
@@ -273,6 +281,10 @@ public final class Compiler {
             try reject(origin, reason: normalizer.emergencyNumber(row.number) != nil ? .emergencyNumber : reason, text: row.number)
             return nil
         case .success(let entry):
+            if case .number(let number) = entry, let problem = typeFilter?.problem(number) {
+                try reject(origin, reason: problem, text: row.number)
+                return nil
+            }
             guard kind == .identify else { return (entry, nil) }
             guard let label = row.label else {
                 try reject(origin, reason: .missingLabel, text: row.number)

@@ -37,12 +37,15 @@ struct NationalShapeCheck {
             .prefix(5).map { ($0, Int(codes[$0])) }
     }
 
+    /// How the warning starts: a compile without `--international` fails with it.
+    static let lead = "the list looks national: "
+
     /// The warning, when most sampled numbers look like national North American ones.
     var warning: String? {
         guard sampled >= 16, northAmerican * 2 > sampled else { return nil }
         let share = northAmerican * 100 / sampled
         let top = topCodes.map { "+\($0.code) \($0.count * 100 / sampled)%" }.joined(separator: ", ")
-        return "\(share)% of the numbers have 10 digits, like North American numbers written without their 1; "
+        return Self.lead + "\(share)% of the numbers have 10 digits, like North American (US) numbers written without their 1; "
             + "read as E.164 they became numbers of other countries (\(top)). For a North American list, compile with --country 1."
     }
 }

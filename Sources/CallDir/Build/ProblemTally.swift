@@ -41,7 +41,11 @@ public struct ProblemTally: Sendable, Equatable {
             }
             if reason == .emergencyNumber {
                 emergency = count
-            } else if RejectReason.normalizerReasons.contains(reason) { numbers.append((rule, count)) } else { labels.append((rule, count)) }
+            } else if RejectReason.normalizerReasons.contains(reason) || reason == .invalidNumber || reason == .excludedType {
+                numbers.append((rule, count))
+            } else {
+                labels.append((rule, count))
+            }
         }
         var kinds: [Kind] = []
         if let n = counts["entries-out-of-order"] {

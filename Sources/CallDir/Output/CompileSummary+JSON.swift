@@ -33,6 +33,7 @@ extension CompileSummary {
             ("seconds", .double(seconds)),
             ("warnings", .array(warnings.map { .string($0) })),
             ("topCountryCodes", .object(topCountryCodes.map { ("\($0.code)", .int(Int64($0.count))) })),
+            ("numbersByType", .object(numbersByType.map { ($0.type, .int(Int64($0.count))) })),
         ])
     }
 }

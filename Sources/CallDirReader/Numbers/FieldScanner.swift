@@ -46,6 +46,13 @@ struct Digits: Equatable {
         return Digits(value: value - prefix * powerOfTen(rest), literal: rest, wildcards: wildcards)
     }
 
+    /// A 0 inserted after the first `count` literal digits. Needs `literal < maxAccumulated`.
+    @inline(__always)
+    func insertingZero(after count: Int) -> Digits {
+        let scale = powerOfTen(literal - count)
+        return Digits(value: value / scale * scale * 10 + value % scale, literal: literal + 1, wildcards: wildcards)
+    }
+
     /// Puts a calling code of `length` digits in front. Needs `total + length <= 18`.
     @inline(__always)
     func prepending(_ code: UInt64, length: Int) -> Digits {
@@ -79,6 +86,9 @@ struct FieldScan {
     /// A byte that is neither a digit, `#`, `+` nor allowed punctuation.
     var invalidCharacter = false
     var separators = RangeSeparators()
+    /// How many digits came before a `(0)` the scan dropped (0: none). Only patterns drop it
+    /// (`+41 (0)21 560 ## ##`); a number puts it back and is parsed as libphonenumber does.
+    var droppedZeroAfter = 0
 
     /// Scans `bytes[start..<end]` once. Allowed besides digits, `#` and a leading `+`:
     /// space, `-`, `.`, `(`, `)`, `/` and NBSP (C2 A0). Stops at the first invalid byte.
@@ -123,6 +133,7 @@ struct FieldScan {
                    plus ? (1...3).contains(digits.literal)
                         : (3...5).contains(digits.literal) && digits.startsWith(0, length: 2)
                 {
+                    droppedZeroAfter = digits.literal
                     i += 2
                 }
                 onlySpaces = false

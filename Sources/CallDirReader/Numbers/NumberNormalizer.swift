@@ -16,51 +16,48 @@
 /// 4. `#` stands for any one digit. Wildcards must be trailing (punctuation may sit between
 ///    them: `+41 21 560 ## ##`); a digit after a `#`: `invalid-pattern`. A pattern with k
 ///    wildcards after the digits P covers P·10^k ... P·10^k + 10^k − 1.
-/// 5. Prefixes, on the digits with punctuation ignored (`(0)` right after a `+` or `00`
-///    country code is the trunk prefix as business cards write it, and is dropped):
-///    - `+`: the digits are E.164, country code included.
-///    - an international prefix of the `--country` given (`CountryTable`: `011` for 1, `00`
-///      for most, `810` for 7...; `00` without `--country`) is removed.
-///    - without `--country`, the digits are E.164 written without `+`
-///      (`14085555555`); a leading `0`, or a North American national shape
-///      (`(469) 257-6503`, `469-257-6503`): `missing-country-code`.
-///    - `--country 1` (North America): 10 digits get a `1` in front, 11 digits starting
-///      with `1` are kept; other 11 digits: `invalid-leading-digit`; fewer than 10:
-///      `too-short`, more than 11: `too-long` (`0033...` included: 00 is not North America's
-///      international prefix).
-///    - a country with a trunk prefix (`0` for most, `8` for 7, `06` for 36): digits starting
-///      with it are national, the trunk prefix is replaced by the country code
-///      (`021 560 12 34` with 41 is 41215601234); other digits must start with the country's
-///      code and are taken as E.164 (`41215601234`, `33162######` with 33); anything else is
-///      `missing-country-code` rather than a guess.
-///    - a country without a trunk prefix (Italy, Spain, Portugal, Greece, Denmark, Norway,
-///      Poland...): the country code is prepended and leading zeros are kept
-///      (`06 1234 5678` with 39 is 390612345678).
+/// 5. A number (no wildcards) is parsed as libphonenumber's `parse(field, region)` parses it
+///    (`ParsingRules`, docs/NUMBERS.md), `--country` giving the region (a calling code's main
+///    region: US for 1, RU for 7, GB for 44): `+`, or the region's international prefix not
+///    followed by 0 (`011` for 1, `00` for most; `00` without `--country`), means a calling
+///    code follows; otherwise the region's own calling code written in front is stripped when
+///    libphonenumber would (`390212345678` with 39 is +39 02 1234 5678), and the national prefix
+///    for parsing is stripped (with its transform rule: Argentine `15` mobiles, Brazilian carrier
+///    codes) when what is left has a possible length: `021 560 12 34` with 41 is +41 21 560 12 34,
+///    and so is `+41 (0)21 560 12 34`, while Italy has none (`+39 (0)6...` keeps its 0).
+///    Without `--country` the digits are E.164 (`14085555555`); a leading `0`, or a North
+///    American national shape (`(469) 257-6503`): `missing-country-code`.
+///    A pattern (`#` wildcards) keeps the simpler rules it always had: the trunk prefix
+///    (`0`, `8` for 7, `06` for 36) is replaced by the calling code, `(0)` after a calling code
+///    is dropped, other digits must start with the calling code.
 /// 6. The E.164 result, wildcards included, must have 7 to 15 digits (`too-short`,
 ///    `too-long`) and must not start with `0` (`missing-country-code`). A pattern needs at
 ///    least 4 digits before its wildcards, country code included (`invalid-pattern`: no
-///    "all of +44"). Then its country's rules from libphonenumber's metadata
-///    (`CountryTable`, docs/NUMBERS.md): the calling code must exist
-///    (`unknown-country-code`), the national part must have a possible length (`too-short`,
-///    `too-long`) and first digit (`invalid-leading-digit`); a number starting with `1`
-///    (North America) must have 11 digits, and its area code and exchange (digits 2 and 5)
-///    must not be 0 or 1 (`invalid-area-code`; for patterns only digits that are present are
-///    checked). With `lenient` (`--lenient`, formerly `--no-nanp-check`) these country rules
-///    are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0 are taken as
-///    they are, so spoofed caller IDs such as 12010000000 can be listed and looked up.
+///    "all of +44"). Then, unless `lenient`: a number must be what libphonenumber's
+///    `is_possible_number` accepts (a possible length of its calling code's main region; a
+///    local-only length, a number without its area code, is `too-short`); a pattern must
+///    match its country's lengths and first digits (`CountryTable`: `invalid-leading-digit`),
+///    and a +1 pattern's area code and exchange must not start with 0 or 1
+///    (`invalid-area-code`). With `lenient` (`--lenient`, formerly `--no-nanp-check`) these
+///    country rules are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0
+///    are taken, so spoofed caller IDs such as 12010000000 can be listed and looked up.
+///    Validity and number type (`--valid-only`, `--types`) are the compiler's, with the DFA
+///    tables of `CallDirNumberTypes`, which the reader does not link.
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///
-/// `normalize(_:)` on raw bytes allocates nothing: a field of 8 to 16 plain digits is read
-/// 8 bytes at a time, any other field in one pass (two for a range, or for a punctuated field
-/// without `--country`, whose North American shape is checked). Any bytes, including
-/// invalid UTF-8 and fields of any length, are safe.
+/// `normalize(_:)` on raw bytes allocates nothing except for the 7 calling codes whose
+/// national prefix for parsing has a transform rule (AR, BR, JP, GA, MG, SM, NF): a field of
+/// 8 to 16 plain digits is read 8 bytes at a time, any other field in one pass (two for a range,
+/// or for a punctuated field without `--country`, whose North American shape is checked), then
+/// a few walks of a DFA over its digits. Any bytes, including invalid UTF-8 and fields of any
+/// length, are safe.
 public struct NumberNormalizer: Sendable {
     /// The calling code given by `--country` (1, 33, 41...), or nil when every number
     /// must carry its own.
     public let country: Int?
 
-    enum Mode: Sendable {
+    enum Mode: Sendable, Equatable {
         case e164
         case northAmerica
         /// `trunk` nil: national numbers have no trunk prefix (Italy, Spain...).
@@ -72,14 +69,14 @@ public struct NumberNormalizer: Sendable {
     /// per-country rules of rule 6 (`--lenient`), so spoofed caller IDs such as 12010000000 can
     /// be listed and looked up.
     public let lenient: Bool
-    /// 11 digits starting with 1 are E.164 as written and checked as NANP numbers (no
-    /// --country, or --country 1, and not lenient).
-    private let takesNANPAsIs: Bool
     /// `CountryTable.byPrefix`: possible lengths and first digits by a number's first 3 digits.
     private let rules: PrefixRules
+    /// Numbers are parsed as libphonenumber parses them (false only for
+    /// `northAmericanRulesOnly`, whose numbers are E.164 digits checked by rule 5 and `rules`).
+    private let parsesNumbers: Bool
     /// The prefixes dialled before a foreign number in the `--country` given (`011` for 1,
     /// `00` for most); `00` without `--country`.
-    private let internationalPrefixes: PrefixList
+    let internationalPrefixes: PrefixList
 
     /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or a calling code
     ///   some country uses.
@@ -98,7 +95,7 @@ public struct NumberNormalizer: Sendable {
         self.country = country
         self.lenient = lenient
         self.rules = rules
-        takesNANPAsIs = (country == nil || country == 1) && !lenient
+        parsesNumbers = rules.base != CountryTable.anyNumber.base
         guard let country else {
             mode = .e164
             internationalPrefixes = CountryTable.noCountryPrefixes  // not the whole table: a one-shot lookup starts here
@@ -141,11 +138,9 @@ public struct NumberNormalizer: Sendable {
     package func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
         guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }
         let lead = field.load(as: UInt8.self)
-        if field.count == 11, lead == 0x31, takesNANPAsIs {
-            // 1 NPA NXX XXXX, most of most lists: area code and exchange must start with 2-9.
-            return field[1] >= 0x32 && field[4] >= 0x32 ? Int64(value) : nil
-        }
-        guard case .success(.number(let number))? = plainNumber(value, length: field.count, lead: lead) else { return nil }
+        if case .success(.number(let number))? = plainNumber(value, length: field.count, lead: lead) { return number }
+        guard parsesNumbers, case .success(.number(let number)) = parsed(Digits(value: value, literal: field.count, wildcards: 0), plus: false)
+        else { return nil }
         return number
     }
 
@@ -160,27 +155,19 @@ public struct NumberNormalizer: Sendable {
     /// path: the whole compile is a few dozen per line). Nil for the other modes.
     @inline(__always)
     private func plainNumber(_ value: UInt64, length: Int, lead: UInt8) -> Result<NormalizedEntry, RejectReason>? {
-        guard lead != 0x30 else { return nil }  // 0 and 00 prefixes: the general path
-        var value = value
-        var length = length
-        var lead = lead
+        // 1 and 10 digits (no --country, or --country 1): libphonenumber keeps all 10 (a
+        // national prefix 1 stripped from them would leave too few), always a possible length.
+        // Every other field: the general path (`parsed`).
+        guard parsesNumbers else { return nil }
         switch mode {
-        case .e164:
-            break
-        case .northAmerica:
-            if length == 10 {
-                value += 10_000_000_000
-                length = 11
-                lead = 0x31
-            } else if length != 11 || lead != 0x31 {
-                return .failure(length < 10 ? .tooShort : length == 11 ? .invalidLeadingDigit : .tooLong)
-            }
+        case .e164, .northAmerica:
+            // (Under --country 1, `11...` loses the national prefix after its calling code.)
+            if length == 11, lead == 0x31, value / 1_000_000_000 % 10 != 1 || mode == .e164 { return .success(.number(Int64(value))) }
+            if case .northAmerica = mode, length == 10, lead >= 0x32 { return .success(.number(Int64(value + 10_000_000_000))) }
+            return nil
         case .national:
             return nil
         }
-        if length > E164.maxDigits { return .failure(.tooLong) }
-        if !lenient, let problem = countryProblem(value, literal: length, total: length) { return .failure(problem) }
-        return .success(.number(Int64(value)))
     }
 
     // MARK: - Fields with punctuation, wildcards or ranges
@@ -204,7 +191,7 @@ public struct NumberNormalizer: Sendable {
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
         if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
         if case .e164 = mode, !scan.plus, looksNational(bytes, from: start, to: end) { return .failure(.missingCountryCode) }
-        return finish(digits, plus: scan.plus)
+        return finish(digits, plus: scan.plus, droppedZeroAfter: scan.droppedZeroAfter)
     }
 
     enum Split {
@@ -257,7 +244,7 @@ public struct NumberNormalizer: Sendable {
         if scan.invalidCharacter || scan.misplacedPlus { return .failure(.invalidCharacter) }
         let digits = scan.digits
         guard digits.wildcards == 0, digits.literal > 0, digits.literal <= Digits.maxAccumulated,
-              case .success(.number(let value)) = finish(digits, plus: scan.plus)
+              case .success(.number(let value)) = finish(digits, plus: scan.plus, droppedZeroAfter: scan.droppedZeroAfter)
         else { return .failure(.invalidRange) }
         return .success(value)
     }
@@ -267,10 +254,34 @@ public struct NumberNormalizer: Sendable {
     /// Applies the prefix rules, then validates the E.164 result.
     /// Needs `digits.total <= Digits.maxAccumulated` and at least one literal digit.
     @inline(__always)
-    private func finish(_ digits: Digits, plus: Bool) -> Result<NormalizedEntry, RejectReason> {
+    private func finish(_ digits: Digits, plus: Bool, droppedZeroAfter: Int = 0) -> Result<NormalizedEntry, RejectReason> {
+        if digits.wildcards == 0, parsesNumbers {
+            if droppedZeroAfter > 0, digits.literal < Digits.maxAccumulated {
+                return parsed(digits.insertingZero(after: droppedZeroAfter), plus: plus)
+            }
+            return parsed(digits, plus: plus)
+        }
         switch international(digits, plus: plus) {
         case .success(let e164): return validate(e164)
         case .failure(let reason): return .failure(reason)
+        }
+    }
+
+    /// A number (no wildcards) as libphonenumber parses it (`ParsingRules`), then rule 6:
+    /// 7 to 15 E.164 digits, and by default a possible length for its calling code.
+    private func parsed(_ digits: Digits, plus: Bool) -> Result<NormalizedEntry, RejectReason> {
+        switch ParsingRules.parse(digits, plus: plus, region: country, internationalPrefixes: internationalPrefixes) {
+        case .success(let (code, national)):
+            let codeLength = code < 10 ? 1 : code < 100 ? 2 : 3
+            if national.literal + codeLength > E164.maxDigits { return .failure(.tooLong) }
+            let e164 = national.prepending(UInt64(code), length: codeLength)
+            if e164.literal < E164.minDigits { return .failure(.tooShort) }
+            if !lenient, let problem = ParsingRules.possibility(national, code: code) { return .failure(problem) }
+            return .success(.number(Int64(e164.value)))
+        case .failure(let reason):
+            // --lenient takes any 7 to 15 digits CallKit takes, also under no calling code in use.
+            if lenient, reason == .unknownCountryCode, plus || country == nil { return validate(digits) }
+            return .failure(reason)
         }
     }
 

@@ -10,7 +10,10 @@ extension NumberNormalizer {
         guard RejectReason.normalizerReasons.contains(reason), let scan = scanned(field) else { return reason.explanation }
         let digits = scan.digits
         if reason == .missingCountryCode { return missingCountryCode(scan, field) }
-        guard digits.total <= Digits.maxAccumulated, case .success(let e164) = international(digits, plus: scan.plus) else {
+        if case .tooLong(let code, let national)? = parsedLength(scan) {
+            return "E.164 numbers have at most 15 digits; +\(code) and \(national) national digits make \(String(code).count + national)"
+        }
+        guard digits.total <= Digits.maxAccumulated, case .success(let e164) = e164Digits(scan) else {
             if case .northAmerica = mode, !scan.plus {
                 let hint = digits.literal <= Digits.maxAccumulated && digits.startsWith(0, length: 2) && !digits.startsWith(11, length: 3)
                     ? " (00 is not North America's international prefix: 011 is)" : ""
@@ -29,8 +32,10 @@ extension NumberNormalizer {
         if text.hasPrefix("0") { return "a country calling code never starts with 0 (+\(text))" }
         if text.hasPrefix("1") {
             if reason == .invalidAreaCode { return reason.explanation }
+            let written00 = country == 1 && !scan.plus && digits.startsWith(0, length: 2)
             return "a North American number (+1) has 11 digits; this has \(total)"
                 + (total == 10 && country == nil ? " (a national number? pass --country 1)" : "")
+                + (written00 ? " (00 is not North America's international prefix: 011 is)" : "")
         }
         let code = (1...3).lazy.compactMap { Int(text.prefix($0)) }.first { CountryTable.exists($0) }
         guard let code else {
@@ -54,6 +59,33 @@ extension NumberNormalizer {
         default:
             return reason.explanation
         }
+    }
+
+    private enum ParsedLength { case fits, tooLong(code: Int, national: Int) }
+
+    /// Whether a number (no wildcards), parsed as `normalize` parses it, has too many digits.
+    private func parsedLength(_ scan: FieldScan) -> ParsedLength? {
+        guard let (code, national) = parsedNumber(scan) else { return nil }
+        return String(code).count + national.literal > E164.maxDigits ? .tooLong(code: code, national: national.literal) : .fits
+    }
+
+    /// The E.164 digits the rules of rule 6 were checked on: libphonenumber's parse for a
+    /// number, rule 5 for a pattern.
+    private func e164Digits(_ scan: FieldScan) -> Result<Digits, RejectReason> {
+        if let (code, national) = parsedNumber(scan), String(code).count + national.literal <= E164.maxDigits {
+            return .success(national.prepending(UInt64(code), length: String(code).count))
+        }
+        return international(scan.digits, plus: scan.plus)
+    }
+
+    private func parsedNumber(_ scan: FieldScan) -> (code: Int, national: Digits)? {
+        let digits = scan.digits
+        guard digits.wildcards == 0, digits.literal < Digits.maxAccumulated,
+              case .success(let parsed) = ParsingRules.parse(
+                  scan.droppedZeroAfter > 0 ? digits.insertingZero(after: scan.droppedZeroAfter) : digits,
+                  plus: scan.plus, region: country, internationalPrefixes: internationalPrefixes)
+        else { return nil }
+        return parsed
     }
 
     public func explain(_ field: String, _ reason: RejectReason) -> String {

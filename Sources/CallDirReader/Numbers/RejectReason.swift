@@ -27,6 +27,10 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
     case duplicate = "duplicate"
     case labelConflict = "label-conflict"
     case allowed = "allowed"
+    // Numbers left out by `compile --valid-only` and `--types` (libphonenumber's
+    // is_valid_number and number type).
+    case invalidNumber = "not-valid"
+    case excludedType = "excluded-type"
     // Lookups only: a pattern or range where one number was expected, and a caller ID that
     // was withheld (`anonymous`, `private`, `restricted`...; see `CallerID`).
     case notASingleNumber = "range"
@@ -63,6 +67,8 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
         case .duplicate: return "repeats the entry before it (--dedupe)"
         case .labelConflict: return "repeats the entry before it with another label; the first label wins (--dedupe)"
         case .allowed: return "on the allowlist (--allow)"
+        case .invalidNumber: return "not a valid number of its country (libphonenumber's is_valid_number; --valid-only)"
+        case .excludedType: return "not of a number type --types keeps"
         case .notASingleNumber: return "lookups take single numbers, not patterns or ranges"
         case .withheld: return "the caller withheld the number (anonymous, private, restricted or unavailable)"
         }

@@ -137,7 +137,7 @@ extension NumberNormalizerTests {
         .reject("469 257 6503", nil, .missingCountryCode),
         .reject("+999 123 4567", nil, .unknownCountryCode),
         .reject("+80 1234 5678", nil, .unknownCountryCode),
-        .reject("+44 4123 456789", nil, .invalidLeadingDigit),
+        .number("+44 4123 456789", nil, 444_123_456_789),  // possible (libphonenumber), not valid
         .reject("+46 1234 5678 901", nil, .tooLong),  // Sweden: 6 to 10 or 12 national digits
         .reject("+41 21 213 09 1", nil, .tooShort),  // Switzerland: 9 or 12
         .number("+41 (0)21 213 09 11", 1, 41_212_130_911),
@@ -168,20 +168,21 @@ extension NumberNormalizerTests {
         .number("4692576503", 1, 14_692_576_503),
         .reject("555-1234", 1, .tooShort),
         .reject("0", 1, .tooShort),
-        .reject("44207946095", 1, .invalidLeadingDigit),
+        .reject("44207946095", 1, .tooLong),  // +1 44207946095: 11 national digits
         .reject("800555555", 1, .tooShort),
-        .reject("07453775817", 1, .invalidLeadingDigit),
+        .reject("07453775817", 1, .tooLong),
         .reject("1111111111", nil, .tooShort),
         .reject("525556979284", 1, .tooLong),
         .reject("4409063055440906271", 1, .tooLong),
-        .reject("0745377581", 1, .invalidAreaCode),
-        .reject("1 080 555 5555", 1, .invalidAreaCode),
-        .reject("1 180 555 5555", 1, .invalidAreaCode),
-        .reject("1 800 055 5555", 1, .invalidAreaCode),
-        .reject("(800) 155-5555", 1, .invalidAreaCode),
+        // Possible numbers (libphonenumber), though no area code or exchange starts with 0 or 1.
+        .number("0745377581", 1, 10_745_377_581),
+        .number("1 080 555 5555", 1, 10_805_555_555),
+        .reject("1 180 555 5555", 1, .tooShort),  // 1 + 1 80 555 5555: the second 1 is the national prefix
+        .number("1 800 055 5555", 1, 18_000_555_555),
+        .number("(800) 155-5555", 1, 18_001_555_555),
         .reject("+1 800 555 555", nil, .tooShort),
         .reject("+1 800 555 55555", nil, .tooLong),
-        .reject("+1 800 155 5555", nil, .invalidAreaCode),
+        .number("+1 800 155 5555", nil, 18_001_555_555),
         .reject("00 1 800 555 555", 41, .tooShort),
     ]
 
@@ -207,7 +208,7 @@ extension NumberNormalizerTests {
         .reject("0 123", 41, .tooShort),
         .reject("0 12 345 67 89 01 234", 41, .tooLong),
         .reject("06 1234 5678 9012 34", 39, .tooLong),
-        .reject("01 234 5678", 36, .missingCountryCode),
+        .number("01 234 5678", 36, 36_012_345_678),  // Hungary's trunk prefix is 06; +36 012345678 is possible
     ]
 
     /// Rules 3 and 6 for '#' wildcard patterns.
@@ -233,6 +234,7 @@ extension NumberNormalizerTests {
         .reject("+1 0## ### ####", nil, .invalidPattern),
         .reject("+1 800 1## ####", nil, .invalidAreaCode),
         .reject("+1 0800 ### ###", nil, .invalidAreaCode),
+        .reject("+44 4123 ######", nil, .invalidLeadingDigit),
         .reject("3316##", nil, .tooShort),
         .reject("3316212345#####", 1, .tooLong),
         .reject("33162#########", 1, .tooLong),
@@ -306,10 +308,10 @@ extension NumberNormalizerTests {
 
 @Suite("NumberNormalizer: no guessing for trunk-prefix countries")
 struct NumberNormalizerNoGuessTests {
-    @Test("digits without trunk prefix must carry the declared country's code")
+    @Test("digits without trunk prefix are a national number, as libphonenumber reads them")
     func lostTrunkPrefix() throws {
         let swiss = try NumberNormalizer(country: 41)
-        #expect(swiss.normalize("215601234") == .failure(.missingCountryCode))
+        #expect(swiss.normalize("215601234") == .success(.number(41_215_601_234)))
         #expect(swiss.normalize("41215601234") == .success(.number(41_215_601_234)))
         #expect(swiss.normalize("021 560 12 34") == .success(.number(41_215_601_234)))
         #expect(swiss.normalize("+33 1 62 00 00 00") == .success(.number(33_162_000_000)))

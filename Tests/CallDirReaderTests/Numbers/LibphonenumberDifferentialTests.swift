@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+import CallDirNumberTypes
+import CallDirReader
+import TestSupport
+
+/// calldir's normaliser against libphonenumber itself (issue 33): `scripts/libphonenumber-oracle.py`
+/// writes a fresh seeded corpus (tens of thousands of fields over 60 regions of every continent,
+/// written every way people write numbers, each also mutated) with the verdicts of the PyPI
+/// `phonenumbers` package; one pass through the normaliser, in process, compares.
+///
+/// It fails on any field calldir stores as a number other than libphonenumber's E.164 of a
+/// number it calls possible, and when agreement falls under 99.5%. Replay a run with
+/// `CALLDIR_ORACLE_SEED=N`. Skipped, saying so, without `.venv-numbers` (`scripts/setup --tests`).
+@Suite("libphonenumber differential", .enabled(if: Oracle.python != nil,
+                                                 "no .venv-numbers with phonenumbers: run scripts/setup --tests"))
+struct LibphonenumberDifferentialTests {
+    @Test func agreesWithIsPossibleNumber() throws {
+        let corpus = try Oracle.shared.get()
+        #expect(corpus.rows.count >= 20_000 && Set(corpus.rows.map(\.region)).count >= 35)
+        let tally = Tally.compare(corpus) { row in
+            (try? NumberNormalizer(country: row.code == 0 ? nil : row.code)).map { $0.normalize(row.input) }
+        } expected: { $0.possible }
+        tally.report("is_possible_number, seed \(corpus.seed)")
+        #expect(tally.wronglyStored.isEmpty, "stored as other numbers: \(tally.wronglyStored.prefix(20))")
+        #expect(tally.agreement >= 0.995, "agreement \(tally.percent) under 99.5%: \(tally.sample.prefix(30))")
+    }
+
+    /// `--valid-only`: the normaliser, then the DFA tables of `NumberTypes`, against
+    /// `is_valid_number`; and each valid number's type against `number_type`.
+    @Test func agreesWithIsValidNumberAndType() throws {
+        let corpus = try Oracle.shared.get()
+        var typesAgreed = 0
+        var typeMismatches: [String] = []
+        let tally = Tally.compare(corpus) { row in
+            guard let normalizer = try? NumberNormalizer(country: row.code == 0 ? nil : row.code) else { return nil }
+            let result = normalizer.normalize(row.input)
+            guard case .success(.number(let n)) = result else { return result }
+            guard let type = NumberTypes.type(ofE164: n) else { return .failure(.invalidNumber) }
+            if row.valid, row.e164 == n {
+                let expected = row.type.lowercased().replacingOccurrences(of: "_", with: "-")
+                    .replacingOccurrences(of: "personal-number", with: "personal")
+                if type.rawValue == expected { typesAgreed += 1 } else { typeMismatches.append("\(row.input): \(type) vs \(row.type)") }
+            }
+            return result
+        } expected: { $0.valid }
+        tally.report("is_valid_number (--valid-only), seed \(corpus.seed)")
+        print("number_type: \(typesAgreed) agree, \(typeMismatches.count) differ")
+        #expect(tally.wronglyStored.isEmpty, "stored as other numbers: \(tally.wronglyStored.prefix(20))")
+        #expect(tally.agreement >= 0.995, "agreement \(tally.percent) under 99.5%: \(tally.sample.prefix(30))")
+        #expect(typeMismatches.isEmpty, "\(typeMismatches.prefix(20))")
+    }
+}
+
+/// One field and libphonenumber's verdict on it.
+struct OracleRow: Sendable {
+    let code: Int
+    let region: String
+    let shape: String
+    let input: String
+    /// E.164 digits when libphonenumber parses the field.
+    let e164: Int64?
+    let e164Digits: Int
+    let possible: Bool
+    /// Possible only dialled locally, without an area code (`IS_POSSIBLE_LOCAL_ONLY`).
+    let localOnly: Bool
+    let valid: Bool
+    let type: String
+}
+
+enum Oracle {
+    static let python: String? = {
+        let path = packageRoot.appendingPathComponent(".venv-numbers/bin/python3").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// One corpus for both tests of a run.
+    static let shared = Result { try corpus() }
+
+    /// Runs the oracle with a fresh seed (or `CALLDIR_ORACLE_SEED`), printed for replay.
+    static func corpus() throws -> (seed: UInt64, rows: [OracleRow]) {
+        let seed = ProcessInfo.processInfo.environment["CALLDIR_ORACLE_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...999_999_999)
+        print("libphonenumber differential: seed \(seed) (replay with CALLDIR_ORACLE_SEED=\(seed))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python!)
+        process.arguments = [packageRoot.appendingPathComponent("scripts/libphonenumber-oracle.py").path, "\(seed)"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw OracleFailure(status: process.terminationStatus) }
+        let rows = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap(parse)
+        return (seed, rows)
+    }
+
+    static func parse(_ line: Substring) -> OracleRow? {
+        let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard f.count == 8, !line.hasPrefix("#"), let code = Int(f[0]) else { return nil }
+        return OracleRow(code: code, region: String(f[1]), shape: String(f[2]), input: String(f[3]),
+                         e164: Int64(f[4]), e164Digits: f[4].count, possible: f[5] == "1", localOnly: f[5] == "L", valid: f[6] == "1",
+                         type: String(f[7]))
+    }
+}
+
+struct OracleFailure: Error { let status: Int32 }
+
+/// Agreement of calldir's verdicts with the reference's, overall and per region.
+struct Tally {
+    var rows = 0
+    var agreed = 0
+    var excepted = 0
+    var perRegion: [String: (rows: Int, agreed: Int)] = [:]
+    /// Fields stored as a number other than the reference's possible one.
+    var wronglyStored: [String] = []
+    /// Some disagreements, for the failure message.
+    var sample: [String] = []
+
+    var agreement: Double { Double(agreed) / Double(max(1, rows)) }
+    var percent: String { String(format: "%.2f%%", agreement * 100) }
+
+    /// `accepts` is calldir's verdict on a row (nil: no normaliser for its code); `expected`
+    /// whether the reference accepts it.
+    static func compare(_ corpus: (seed: UInt64, rows: [OracleRow]),
+                        normalize: (OracleRow) -> Result<NormalizedEntry, RejectReason>?,
+                        expected: (OracleRow) -> Bool) -> Tally {
+        var tally = Tally()
+        for row in corpus.rows {
+            if let reason = Exceptions.reason(row) { tally.excepted += 1; _ = reason; continue }
+            let result = normalize(row)
+            var stored: Int64?
+            if case .success(.number(let n))? = result { stored = n }
+            let wants = expected(row) ? row.e164 : nil
+            let agrees = stored == wants
+            tally.rows += 1
+            tally.perRegion[row.region, default: (0, 0)].rows += 1
+            if agrees {
+                tally.agreed += 1
+                tally.perRegion[row.region, default: (0, 0)].agreed += 1
+                continue
+            }
+            let line = "\(row.region) --country \(row.code) \(row.shape) '\(row.input)': calldir \(describe(result)), libphonenumber \(row.e164.map { "+\($0)" } ?? "no number")\(row.possible ? "" : " (not possible)")"
+            if let stored, row.possible, let e164 = row.e164, stored != e164 { tally.wronglyStored.append(line) }
+            if tally.sample.count < 200 { tally.sample.append(line) }
+        }
+        return tally
+    }
+
+    static func describe(_ result: Result<NormalizedEntry, RejectReason>?) -> String {
+        switch result {
+        case .success(.number(let n))?: return "+\(n)"
+        case .success(.range(let r))?: return "range +\(r.first)...+\(r.last)"
+        case .failure(let reason)?: return "\(reason)"
+        case nil: return "no normaliser"
+        }
+    }
+
+    func report(_ title: String) {
+        print("\(title): \(agreed) of \(rows) agree (\(percent)), \(wronglyStored.count) stored as other numbers, \(excepted) named exceptions")
+        let regions = perRegion.sorted { $0.key < $1.key }.map { key, value in
+            String(format: "%@ %.1f", key, Double(value.agreed) * 100 / Double(max(1, value.rows)))
+        }
+        print("  per region: " + regions.joined(separator: ", "))
+    }
+}
+
+/// Rows where calldir differs from libphonenumber on purpose, each with its reason.
+enum Exceptions {
+    static func reason(_ row: OracleRow) -> String? {
+        // CallKit stores E.164 numbers of at most 15 digits; libphonenumber allows 17.
+        if row.possible, row.e164Digits > 15 { return "longer than E.164's 15 digits" }
+        // Nor does a caller ID carry fewer than 7 (+49 190, +353 46247): calldir's minimum.
+        if row.possible, row.e164Digits < 7 { return "shorter than 7 digits" }
+        // is_possible_number accepts a number without its area code (+1 320 0379, Mexico's 7
+        // and 8 digits); no call shows one as its caller ID, so calldir refuses it.
+        if row.localOnly { return "a local number without its area code" }
+        // A `-` with a space beside it splits calldir's explicit ranges (rule 3).
+        if row.input.contains(" -") || row.input.contains("- ") { return "a range separator" }
+        return nil
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import CallDir
+import CallDirReader
+import TestSupport
+
+/// `compile --valid-only` and `--types` (issue 33 item 3): by default every number
+/// libphonenumber calls possible is kept; `--valid-only` refuses the invalid ones (`not-valid`),
+/// `--types` keeps the named types only (`excluded-type`), and the summary counts each type
+/// kept. Types as phonenumbers 9.0.43's `number_type` gives them.
+@Suite("Number types and validity in a compile")
+struct NumberTypeFilterTests {
+    static let rows = [
+        "+41 79 123 45 67",  // CH mobile
+        "+41 21 213 09 11",  // CH fixed line
+        "+41 800 123 456",  // CH toll-free
+        "+41 99 123 45 67",  // possible, not valid
+        "+44 7400 123456",  // GB mobile
+        "+44 4123 456789",  // possible, not valid
+        "+1 800 234 5678",  // toll-free
+        "+1 201 555 0123",  // fixed line or mobile
+    ]
+
+    func run(_ configure: (inout CompileOptions) -> Void) throws -> CompileSummary {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = folder.write("b.txt", Self.rows)
+        return try compile(block: [list], output: folder.file("b.calldir")) {
+            $0.sort = true
+            $0.skipInvalid = true
+            configure(&$0)
+        }
+    }
+
+    @Test func possibleByDefault() throws {
+        let summary = try run { _ in }
+        #expect(summary.blockedNumbers == 8 && summary.rejectedTotal == 0 && summary.numbersByType.isEmpty)
+    }
+
+    @Test func validOnly() throws {
+        let summary = try run { $0.validOnly = true }
+        #expect(summary.blockedNumbers == 6)
+        #expect(summary.rejected["not-valid"] == 2)
+        #expect(summary.numbersByType.map { "\($0.type) \($0.count)" }
+                == ["fixed-line 1", "fixed-line-or-mobile 1", "mobile 2", "toll-free 2"])
+    }
+
+    @Test func typesKeepTheNamedOnes() throws {
+        let summary = try run { $0.types = ["mobile"] }
+        // fixed-line-or-mobile counts as mobile: the US cannot tell them apart.
+        #expect(summary.blockedNumbers == 3)
+        #expect(summary.rejected["not-valid"] == 2 && summary.rejected["excluded-type"] == 3)
+        #expect(summary.numbersByType.map { "\($0.type) \($0.count)" } == ["fixed-line-or-mobile 1", "mobile 2"])
+    }
+}

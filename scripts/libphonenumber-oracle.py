@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""libphonenumber's verdicts on a fresh corpus of numbers written every way people write them:
+the reference the differential test (`LibphonenumberDifferentialTests`) compares calldir with.
+
+    scripts/libphonenumber-oracle.py SEED [COUNT_PER_REGION]
+
+Writes to stdout one row per input, tab-separated:
+    code    calling code given as --country, 0 for none (the digits are E.164)
+    region  the ISO region the input was made for
+    shape   how it is written (e164, intl, national, trunk0-after-cc, ...)
+    input   the field as a list would hold it
+    e164    libphonenumber's E.164 digits (no '+') when it parses the input, else '-'
+    possible  1 or 0 (is_possible_number), L when possible only as a local number
+    valid     1 or 0 (is_valid_number)
+    type    phonenumbers' number type name, '-' when not valid
+Without --country (code 0) the reference reads an input as calldir's rule 5 says: `+` or
+`00` then E.164 digits, or bare E.164 digits; libphonenumber parses them with a `+` in front.
+
+Needs the PyPI package phonenumbers at the version scripts/gen-country-table.py generated the
+table from (CountryTable.metadataVersion); `scripts/setup --tests` installs it into .venv-numbers.
+"""
+import random
+import sys
+
+import phonenumbers
+from phonenumbers import NumberParseException, PhoneMetadata, PhoneNumberFormat, PhoneNumberType
+
+# At least 35 regions, every continent; the no-trunk-prefix regions of issue 33 among them.
+REGIONS = [
+    # North and Central America, Caribbean
+    "US", "CA", "MX", "PA", "SV", "GT", "JM",
+    # South America
+    "BR", "AR", "CL", "CO", "PE", "UY",
+    # Europe
+    "GB", "DE", "FR", "IT", "VA", "ES", "PT", "NL", "BE", "CH", "AT", "PL", "CZ", "SE", "NO",
+    "DK", "GR", "HU", "LU", "EE", "AD", "BG", "RU", "IE",
+    # Asia
+    "CN", "IN", "JP", "KR", "HK", "SG", "ID", "TH", "PH", "AE", "SA", "IL", "TR", "MV", "KZ",
+    # Africa
+    "ZA", "NG", "EG", "KE", "MA", "BW",
+    # Oceania
+    "AU", "NZ", "NU", "WS",
+]
+TYPES = ["fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost", "personal_number",
+         "voip", "pager", "uan", "voicemail"]
+TYPE_NAMES = {v: k for k, v in vars(PhoneNumberType).items() if isinstance(v, int) and k.isupper()}
+
+
+def digits(text):
+    return "".join(c for c in text if c.isdigit())
+
+
+def valid_bases(region, rng, count):
+    """Random valid numbers of the region: each type's example with its tail redrawn."""
+    meta = PhoneMetadata.metadata_for_region(region)
+    examples = [getattr(meta, t).example_number for t in TYPES
+                if getattr(meta, t, None) is not None and getattr(meta, t).example_number]
+    bases, tries = [], 0
+    while len(bases) < count and tries < count * 40 and examples:
+        tries += 1
+        ex = rng.choice(examples)
+        keep = rng.randint(min(2, len(ex)), len(ex))
+        nsn = ex[:keep] + "".join(rng.choice("0123456789") for _ in range(len(ex) - keep))
+        try:
+            n = phonenumbers.parse("+%d%s" % (meta.country_code, nsn))
+        except NumberParseException:
+            continue
+        if phonenumbers.is_valid_number_for_region(n, region):
+            bases.append(n)
+    return bases
+
+
+def shapes(region, n, rng):
+    """(shape, field) pairs writing number n as people do, for --country of its region."""
+    meta = PhoneMetadata.metadata_for_region(region)
+    cc = str(n.country_code)
+    nsn = phonenumbers.national_significant_number(n)
+    e164 = cc + nsn
+    out = [
+        ("e164", "+" + e164),
+        ("intl", phonenumbers.format_number(n, PhoneNumberFormat.INTERNATIONAL)),
+        ("national", phonenumbers.format_number(n, PhoneNumberFormat.NATIONAL)),
+        ("paren0", "+%s (0)%s" % (cc, nsn)),
+        ("trunk0-after-cc", "+%s 0%s" % (cc, nsn)),
+        ("00", "00" + e164),
+        ("011", "011 " + e164),
+        ("nsn", nsn),
+        ("bare-e164", e164),
+    ]
+    idd = meta.preferred_international_prefix or meta.international_prefix
+    if idd and idd.isdigit():
+        out.append(("idd", "%s %s %s" % (idd, cc, nsn)))
+    if meta.national_prefix:
+        out.append(("trunk", meta.national_prefix + nsn))
+    return out
+
+
+def mutate(field, rng):
+    """A digit dropped, added or changed somewhere in the field."""
+    places = [i for i, c in enumerate(field) if c.isdigit()]
+    if not places:
+        return field
+    i = rng.choice(places)
+    kind = rng.randrange(3)
+    d = rng.choice("0123456789")
+    if kind == 0:
+        return field[:i] + field[i + 1:]
+    if kind == 1:
+        return field[:i] + d + field[i:]
+    return field[:i] + d + field[i + 1:]
+
+
+def verdict(field, region):
+    try:
+        n = phonenumbers.parse(field, region)
+    except NumberParseException:
+        return "-", 0, 0, "-"
+    e164 = "%d%s" % (n.country_code, phonenumbers.national_significant_number(n))
+    valid = phonenumbers.is_valid_number(n)
+    kind = TYPE_NAMES.get(phonenumbers.number_type(n), "-") if valid else "-"
+    reason = phonenumbers.is_possible_number_with_reason(n)
+    possible = "L" if reason == phonenumbers.ValidationResult.IS_POSSIBLE_LOCAL_ONLY else int(reason == 0)
+    return e164, possible, int(valid), kind
+
+
+def rows(region, rng, per_region):
+    code = PhoneMetadata.metadata_for_region(region).country_code
+    fields = []
+    bases = valid_bases(region, rng, max(4, per_region // 30))
+    for n in bases:
+        for shape, field in shapes(region, n, rng):
+            fields.append((shape, field))
+            fields.append((shape + "~", mutate(field, rng)))
+    for _ in range(per_region // 4):  # random digits: lengths 4-17, every first digit
+        length = rng.randint(4, 17)
+        first = str(rng.randrange(10))
+        body = first + "".join(rng.choice("0123456789") for _ in range(length - 1))
+        fields.append(("random", rng.choice(["", "+"]) + body))
+    for shape, field in fields:
+        yield (code, region, shape, field) + verdict(field, region)
+        # Without --country only international forms and bare E.164 digits are E.164.
+        if shape.rstrip("~") in ("e164", "intl", "paren0", "00", "bare-e164", "random"):
+            plain = "+" + field[2:] if field.startswith("00") else field if field.startswith("+") else "+" + field
+            yield (0, region, shape, field) + verdict(plain, None)
+
+
+def main():
+    seed = int(sys.argv[1])
+    per_region = int(sys.argv[2]) if len(sys.argv) > 2 else 250
+    rng = random.Random(seed)
+    out = sys.stdout
+    out.write("# phonenumbers %s seed %d\n" % (phonenumbers.__version__, seed))
+    for region in REGIONS:
+        for row in rows(region, rng, per_region):
+            out.write("\t".join(str(x) for x in row) + "\n")
+
+
+if __name__ == "__main__":
+    main()
