@@ -25,7 +25,7 @@ public enum CallerIDAction: String, Sendable, CaseIterable {
 public struct CallerIDPolicy: Sendable, Equatable {
     /// Withheld or empty caller IDs.
     public var withheld: CallerIDAction
-    /// Everything else that is not a possible number (`12010000000`, `abc`), except an
+    /// Everything else that is not a possible number (`1234567`, `abc`), except an
     /// emergency number (`911`, `112`), which is always allowed.
     public var invalid: CallerIDAction
 

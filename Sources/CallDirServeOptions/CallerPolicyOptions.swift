@@ -7,7 +7,7 @@ public struct CallerPolicyOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The action for a withheld or empty caller ID (anonymous, private, restricted, withheld, unavailable, unknown, or nothing): allow or block.", valueName: "action"))
     public var anonymous = "allow"
 
-    @Option(help: ArgumentHelp("The action for a caller ID that is not a possible number (12010000000, abc): allow or block. Allow by default, so that a call never fails closed. An emergency number (911, 112) is always allowed.", valueName: "action"))
+    @Option(help: ArgumentHelp("The action for a caller ID that is not a possible number (1234567, abc): allow or block. Allow by default, so that a call never fails closed. An emergency number (911, 112) is always allowed.", valueName: "action"))
     public var invalid = "allow"
 
     @Flag(help: "Accept every number CallKit accepts (7 to 15 digits, not starting with 0) without checking its country's rules (calling code, length, first digit, North American area code), so spoofed caller IDs can be listed and matched.")

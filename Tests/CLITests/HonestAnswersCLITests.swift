@@ -58,6 +58,9 @@ struct HonestAnswersCLITests {
         #expect(lines[numbers.count].contains("anonymous"))
         let label = "Caller \(caller % 5)"
         #expect(lines[numbers.count + 1].contains(json ? "\"label\":\"\(label)\"" : "identified: \(label)"), "\(lines[numbers.count + 1])")
+        if json && JSONSchemaCLITests.hasValidator {  // error lines and answers alike match docs/schemas/lookup
+            try JSONSchemaCLITests.expectValid(result.stdout, schema: "lookup", lines: inputs.count)
+        }
     }
 
     /// Forgeries (every checksum resealed) that `verify` rejects, and the check each one fails.

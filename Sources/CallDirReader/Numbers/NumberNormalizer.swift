@@ -40,7 +40,7 @@
 ///    and a +1 pattern's area code and exchange must not start with 0 or 1
 ///    (`invalid-area-code`). With `lenient` (`--lenient`, formerly `--no-nanp-check`) these
 ///    country rules are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0
-///    are taken, so spoofed caller IDs such as 12010000000 can be listed and looked up.
+///    are taken, so spoofed caller IDs such as 4121213091 (8 digits after 41) can be listed and looked up.
 ///    Validity and number type (`--valid-only`, `--types`) are the compiler's, with the DFA
 ///    tables of `CallDirNumberTypes`, which the reader does not link.
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
@@ -66,7 +66,7 @@ public struct NumberNormalizer: Sendable {
 
     let mode: Mode
     /// Accept every number CallKit accepts (7 to 15 digits, not starting with 0): skip the
-    /// per-country rules of rule 6 (`--lenient`), so spoofed caller IDs such as 12010000000 can
+    /// per-country rules of rule 6 (`--lenient`), so spoofed caller IDs such as 4121213091 (8 digits after 41) can
     /// be listed and looked up.
     public let lenient: Bool
     /// `CountryTable.byPrefix`: possible lengths and first digits by a number's first 3 digits.
