@@ -48,8 +48,12 @@ struct RoundTripTests {
         var numbers: [Int64] = Array(4_412_345_000...4_412_345_600)  // dense: L = 0
         numbers += [5_000_000_000, 77_777_777_777_777, 99_999_999_999_999, 999_999_999_999_998, 999_999_999_999_999]
         let path = folder.write("b.txt", numbers.map { "\($0)\n" }.joined())
-        // Storage extremes, not numbering plans (+999 is no country's): --lenient.
-        try compile(block: [path], output: folder.file("i.calldir")) { $0.lenient = true }
+        // Storage extremes, not numbering plans (+999 is no country's): --lenient, and
+        // --international (the 601 ten-digit numbers would otherwise look like a national list).
+        try compile(block: [path], output: folder.file("i.calldir")) {
+            $0.lenient = true
+            $0.international = true
+        }
         let index = try CallDirIndex(path: folder.file("i.calldir"))
         for n in numbers { #expect(try index.lookup(n).blocked == .exact, "\(n)") }
         for n in [Int64(4_412_344_999), 4_412_345_601, 4_999_999_999, 99_999_999_999_998, 999_999_999_999_997] {
