@@ -1,5 +1,5 @@
 /// What a Call Directory extension is handed by CallKit, with CallKit's exact names, so that
-/// on iOS one line adapts the real thing (`Examples/CallDirectoryContext+CallKit.swift`):
+/// on iOS one line adapts the real thing (in the product `CallDirCallKit`):
 ///
 ///     extension CXCallDirectoryExtensionContext: CallDirectoryContext {}
 ///
