@@ -23,8 +23,9 @@ extension CallDirectoryPlatform {
     }
 }
 
-/// Why `ReloadCoordinator.loadAll` stopped before the device held the index. After any of
-/// them the records say "start over", so the next `loadAll` begins with a complete request.
+/// Why `ReloadCoordinator.loadAll` stopped before the device held the index. After a failure
+/// the records say "start over", so the next `loadAll` begins with a complete request; after
+/// `.cancelled` or error 7 they keep the progress, and the next `loadAll` resumes.
 public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Reason: Equatable, Sendable {
         /// CallKit failed the last request (its store is empty now).
@@ -63,8 +64,11 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// The app's half of the loading protocol (docs/CALLKIT.md): one load at a time, request after
 /// request until the device holds the whole index, committing a checkpoint only after CallKit
-/// reported success and the extension left it, and starting over after any failure or any
-/// record the app did not commit. Installs go through it too, so an install never interleaves
+/// reported success for the request that left it (or the extension confirmed it: a relaunch
+/// or a system-run request costs no re-send), clearing pending only if no other request wrote
+/// since (`LoadRecord`'s generation), and starting over after any failure or any record the
+/// app did not commit. Keep one coordinator per App Group folder: the actor serialises its own
+/// calls, not those of a second instance. Installs go through it too, so an install never interleaves
 /// with a load. Portable (no Foundation): Linux tests drive it against `CallKitSimulator`.
 public actor ReloadCoordinator {
     public nonisolated let folder: SharedFolder

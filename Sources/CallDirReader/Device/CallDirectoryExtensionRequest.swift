@@ -1,18 +1,21 @@
 /// The extension's half of the loading protocol (docs/CALLKIT.md), in the order that leaves
 /// no hole: call `run(into:)` first thing in `beginRequest(with:)`.
 ///
-/// 1. Read the pending record left over (if any) and the committed checkpoint.
-/// 2. Write `LoadCheckpoint.underWayRecord` as pending, before touching the context or opening
+/// 1. Read the pending record left over (if any), a record the app was clearing (taken) and
+///    the committed one; number this request one above all of them (`LoadRecord`).
+/// 2. Write the under-way record (numbered) as pending, before touching the context or opening
 ///    the index: from here on, however this request ends, the app finds a record it did not
 ///    commit and starts over (a failed request deletes every entry, and the system starts the
 ///    extension on its own too, e.g. after a reboot, with nobody watching the outcome).
-/// 3. Open the index (and the previous one, for an update) and feed one request from
-///    `LoadCheckpoint.resumePoint` (nil when a pending record was left over: a complete load).
+/// 3. Open the index (and the previous one, for an update) and feed one request of at most the
+///    size the committed record asks for, from `LoadCheckpoint.resumePoint` (nil when a pending
+///    or taken record was left over: a complete load). No index yet: feed nothing.
 /// 4. Overwrite pending with the request's checkpoint; then the caller completes the request.
 ///
 /// On a throw, fail the request (`cancelRequest(withError:)`). In `completeRequest`'s handler,
 /// call `completed(expired:)`: an expired completion added nothing, so the record goes back to
-/// "under way". When CallKit calls the delegate's `requestFailed(for:withError:)`, call
+/// "under way"; otherwise it is marked confirmed, which the app adopts even if it never saw the
+/// outcome. When CallKit calls the delegate's `requestFailed(for:withError:)`, call
 /// `stop()`: feeding ends within a few thousand entries and no checkpoint is written.
 public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` and `record` are guarded by `lock`
     public let folder: SharedFolder

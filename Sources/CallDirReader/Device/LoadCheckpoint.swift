@@ -1,5 +1,5 @@
 /// How far a device has loaded an index: what the app stores between Call Directory requests
-/// (an App Group file, or `Data` in shared `UserDefaults`) as the 60 bytes of `bytes`, whose
+/// (an App Group file, or `Data` in shared `UserDefaults`) as the 72 bytes of `bytes`, whose
 /// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum and its
 /// size (two indexes with equal CRCs are not taken for each other unless their sizes match
 /// too), so a new index starts over, and resumes each kind after the last number fed: a seek,
