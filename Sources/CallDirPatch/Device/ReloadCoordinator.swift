@@ -159,7 +159,9 @@ public actor ReloadCoordinator {
         while true {
             // Records left over: a confirmed request is adopted (no re-send), anything else the
             // app did not commit means the store may be empty: start over.
-            if let adopted = try settleLeftOvers(), adopted.isFinished { return finished(adopted) }
+            // An adopted record may be of the index installed before (a system-run request, then
+            // an install): finished only if it names the index installed now.
+            if let adopted = try settleLeftOvers(), adopted.isFinished, isInstalled(adopted) { return finished(adopted) }
             if Task.isCancelled { throw ReloadError(reason: .cancelled, requests: requests) }
             try stepHook?(.beforeReload)
             // The number the extension gives this request: one above every record now there.
@@ -200,6 +202,10 @@ public actor ReloadCoordinator {
             if checkpoint.isFinished { return finished(checkpoint) }
             if requests >= maxRequests { throw ReloadError(reason: .noCheckpoint, requests: requests) }
         }
+    }
+
+    private func isInstalled(_ checkpoint: LoadCheckpoint) -> Bool {
+        (try? CallDirIndex(path: folder.indexPath)).map(checkpoint.names) == true
     }
 
     private func finished(_ checkpoint: LoadCheckpoint) -> LoadCheckpoint {

@@ -52,6 +52,19 @@ struct ReloadResumeTests {
         #expect(try await coordinator.isLoadedCompletely())
     }
 
+    @Test("a confirmed system-run request over the finished v1, then v2 installed: the record is adopted, and v2 is still loaded")
+    func adoptedRecordOfThePreviousIndex() async throws {
+        let rig = try Rig()
+        defer { rig.remove() }
+        let coordinator = rig.coordinator()
+        try await coordinator.install(rig.lists[0].path)
+        try await coordinator.loadAll()
+        rig.phone.runExtension(.succeeds)  // confirmed, about v1
+        try await coordinator.install(rig.lists[1].path)
+        try await coordinator.loadAll()
+        #expect(DeviceState(rig.phone.simulator) == rig.lists[1].expected, "v2 on the device, not v1 taken as finished")
+    }
+
     @Test("error 7 (another load under way) waits 1 s, then 2 s, keeps the progress and goes on")
     func currentlyLoadingBacksOff() async throws {
         let rig = try Rig(requestSize: 500)
