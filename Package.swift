@@ -22,6 +22,13 @@ func staticLinking(_ flags: [String], platforms: [Platform]? = [.linux]) -> [Lin
 // written down once, in docs/MODULES.md, and checked by `ModuleRuleTests`.
 let package = Package(
     name: "calldir",
+    // The oldest systems the libraries really support. iOS 13: actors and async/await
+    // back-deploy to it (the reload coordinator is an actor with async API), swift-crypto is
+    // CryptoKit there (Curve25519, SHA256: iOS 13), BackgroundTasks starts there, and nothing
+    // else used needs more (no Mutex, Regex, Clock or Duration; `PlatformSeamTests`). macOS 13:
+    // the daemon's swift-prometheus requires it (the libraries alone would need macOS 10.15).
+    // An API needing more must carry `@available`.
+    platforms: [.iOS(.v13), .macOS(.v13)],
     products: [
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
         // A strict stand-in for CallKit's Call Directory store, for app teams' tests.
@@ -33,6 +40,9 @@ let package = Package(
         // The feed follower an app links (manifest, signature, rollback and expiry checks, delta
         // or full, then the installer and coordinator): Darwin-portable, swift-crypto (CryptoKit).
         .library(name: "CallDirFeed", targets: ["CallDirFeed"]),
+        // The CallKit glue an app and its extension link (`CallKitPlatform`, the principal
+        // class's `CallDirectoryRequestHandler`, background loading): empty where CallKit is not.
+        .library(name: "CallDirCallKit", targets: ["CallDirCallKit"]),
         .library(name: "CallDir", targets: ["CallDir"]),
         // For the benchmarks package (a server answering a constant through the same stack).
         .library(name: "CallDirServer", targets: ["CallDirServer"]),
@@ -71,6 +81,8 @@ let package = Package(
         // atomic outputs, the installer and the reload coordinator. The reader and CKernels only;
         // no Foundation, Synchronization or libc outside Platform/ (`PlatformSeamTests`).
         .target(name: "CallDirPatch", dependencies: ["CallDirReader", "CKernels"]),
+        // CallKit, UIKit and BackgroundTasks lines, all inside `#if canImport(CallKit)`.
+        .target(name: "CallDirCallKit", dependencies: ["CallDirPatch", "CallDirReader"]),
         // The compiler. It takes the JSON reader (ByteCursor, JSONScanner) and JSONWriter from
         // the lookup front, their one home, which the daemon shares without linking the compiler.
         .target(name: "CallDir", dependencies: ["CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CZlib", "CSQLite", "CKernels"]),

@@ -32,6 +32,12 @@ let package = Package(
         ]),
         // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
         .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        // `calldir-launches`: requests and entries to finish a big list with N reloads per launch.
+        .executableTarget(name: "calldir-launches", dependencies: [
+            .product(name: "CallDirPatch", package: "calldir"),
+            .product(name: "CallDirReader", package: "calldir"),
+            .product(name: "CallDirSimulator", package: "calldir"),
+        ]),
         // `calldir-serve-constant`: the daemon's HTTP stack answering a constant (serve-load.sh's baseline).
         .executableTarget(
             name: "calldir-serve-constant",

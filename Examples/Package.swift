@@ -2,9 +2,10 @@
 import PackageDescription
 
 // The iOS side of calldir as an app team would lay it out: an extension-side target (the Call
-// Directory extension's principal class), an app-side target (the CallKit calls behind the
-// library's ReloadCoordinator) and what both share (the App Group folder). Link them from the
-// app's and the extension's Xcode targets. Every line that needs CallKit, UIKit or the App
+// Directory extension's principal class), an app-side target (the updater behind the library's
+// ReloadCoordinator) and what both share (the App Group folder). The CallKit glue itself is the
+// library product `CallDirCallKit`, which an app depends on by URL. Link these from the app's
+// and the extension's Xcode targets. Every line that needs CallKit, UIKit or the App
 // Group container is inside `#if os(iOS)`; the rest compiles anywhere, and scripts/test (what
 // CI runs) builds this package on Linux, so the examples cannot rot unseen.
 let package = Package(
@@ -16,11 +17,18 @@ let package = Package(
     ],
     dependencies: [.package(name: "calldir", path: "..")],
     targets: [
-        .target(name: "CallDirShared", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
-        .target(name: "CallDirectoryExtension",
-                dependencies: ["CallDirShared", .product(name: "CallDirReader", package: "calldir")]),
+        .target(name: "CallDirShared", dependencies: [
+            .product(name: "CallDirReader", package: "calldir"),
+            .product(name: "CallDirCallKit", package: "calldir"),
+        ]),
+        .target(name: "CallDirectoryExtension", dependencies: [
+            "CallDirShared",
+            .product(name: "CallDirReader", package: "calldir"),
+            .product(name: "CallDirCallKit", package: "calldir"),
+        ]),
         .target(name: "CallDirApp", dependencies: [
             "CallDirShared",
+            .product(name: "CallDirCallKit", package: "calldir"),
             .product(name: "CallDirReader", package: "calldir"),
             .product(name: "CallDirPatch", package: "calldir"),
             .product(name: "CallDirFeed", package: "calldir"),

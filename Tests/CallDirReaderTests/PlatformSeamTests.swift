@@ -87,4 +87,23 @@ struct PlatformSeamTests {
         }
         #expect(offences.isEmpty, "\(offences)")
     }
+
+    /// `CallDirCallKit` compiles empty on Linux: every file's code sits inside one `#if
+    /// canImport(...)` of an Apple framework, so nothing of it can use a Linux-only API (or
+    /// break the Linux build) unseen.
+    @Test("CallDirCallKit: every file is wholly inside #if canImport(CallKit) or another Apple framework")
+    func callKitGlueIsAppleOnly() throws {
+        let root = Self.sourcesRoot.appendingPathComponent("CallDirCallKit")
+        let files = try Self.swiftFiles(root)
+        #expect(!files.isEmpty)
+        for file in files {
+            let lines = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("//") }
+            let opening = lines.first ?? ""
+            #expect(opening.hasPrefix("#if canImport(CallKit)") || opening.hasPrefix("#if canImport(BackgroundTasks)"), "\(file): starts with \(opening)")
+            #expect(lines.last == "#endif", "\(file): code after the closing #endif")
+            #expect(lines.dropFirst().filter { $0.hasPrefix("#if") }.isEmpty, "\(file): one platform branch only")
+        }
+    }
 }

@@ -54,8 +54,49 @@ extension CallDirUpdater {
 }
 
 #if os(iOS)
+import CallDirCallKit
+import Foundation
+
 extension CallDirUpdater {
-    /// The app's updater: the App Group folder and CallKit.
-    public static let shared = CallDirUpdater(folder: SharedFiles.folder(), platform: CallKitPlatform())
+    /// The app's updater: the App Group folder and CallKit. Throws (a `.usage` error naming the
+    /// fix) when the app lacks the App Group. When the background time runs out, the load under
+    /// way (run through `resumeInBackground`) stops after its current request, records
+    /// consistent, and the rest is scheduled as a `BGProcessingTask`. Call
+    /// `CallDirBackgroundLoading.register(identifier: CallDirIdentifiers.backgroundLoad,
+    /// coordinator: updater.coordinator)` before launch finishes.
+    public static func make() throws -> CallDirUpdater {
+        let platform = CallKitPlatform(extensionIdentifier: CallDirIdentifiers.extensionIdentifier) {
+            RunningLoad.current.cancel()
+            CallDirBackgroundLoading.schedule(identifier: CallDirIdentifiers.backgroundLoad)
+        }
+        return CallDirUpdater(folder: try SharedFiles.folder(), platform: platform)
+    }
+
+    /// `resume()` as a task the background-time expiry can cancel.
+    public func resumeInBackground() async -> String? {
+        await RunningLoad.current.run { await self.resume() }
+    }
+}
+
+/// The load the app runs now, so that the expiration handler can cancel it.
+final class RunningLoad: @unchecked Sendable {  // `task` is guarded by `lock`
+    static let current = RunningLoad()
+    private let lock = NSLock()
+    private var task: Task<String?, Never>?
+
+    func run(_ body: @escaping @Sendable () async -> String?) async -> String? {
+        let task = Task { await body() }
+        lock.lock()
+        self.task = task
+        lock.unlock()
+        return await task.value
+    }
+
+    func cancel() {
+        lock.lock()
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
 }
 #endif

@@ -7,12 +7,13 @@ public enum CallDirIdentifiers {
     public static let appGroup = "group.com.example.calldir"
     /// Your Call Directory extension's bundle identifier.
     public static let extensionIdentifier = "com.example.calldir.CallDirectory"
-    /// `CXErrorCodeCallDirectoryManagerError.errorDomain`.
-    public static let callKitErrorDomain = "com.apple.CallKit.error.calldirectorymanager"
+    /// The `BGProcessingTask` that finishes a long load (Info.plist
+    /// `BGTaskSchedulerPermittedIdentifiers`).
+    public static let backgroundLoad = "com.example.calldir.load"
 
     /// A CallKit error as the library names it: CallKit's domain gives its exact code, any
-    /// other domain is `.unknown`.
+    /// other domain is `.unknown` (`CallDirectoryErrorCode(domain:code:)`).
     public static func errorCode(domain: String, code: Int) -> CallDirectoryErrorCode {
-        domain == callKitErrorDomain ? CallDirectoryErrorCode(code: code) : .unknown(code)
+        CallDirectoryErrorCode(domain: domain, code: code)
     }
 }

@@ -6,7 +6,7 @@ import FuzzSupport
 import Glibc
 #endif
 
-// The load checkpoint reader: raw input, and bytes 4..<40 after the magic with a valid CRC appended (so
+// The load record reader: raw input, and bytes 4..<68 after the magic with a valid CRC appended (so
 // the field checks are reached). Whatever decodes must encode back to the same bytes, and one
 // request loaded from it into the CallKit simulator must not trap: its checksums are set to a
 // real index's (and, for an update, the same index as OLD) so that resumes and updates are reached.
@@ -20,12 +20,14 @@ runFuzzer { data, size in
     let input = Array(fuzzBytes(data, size))
     _ = try? LoadCheckpoint(bytes: input)
     _ = LoadCheckpoint.resumePoint(committed: input, pendingLeftOver: nil)
-    var fixed = LoadCheckpoint.magic + input.dropFirst(4).prefix(52)
-    fixed += [UInt8](repeating: 0, count: 56 - fixed.count)
+    let body = LoadCheckpoint.byteCount - 4
+    var fixed = LoadCheckpoint.magic + input.dropFirst(4).prefix(body - 4)
+    fixed += [UInt8](repeating: 0, count: body - fixed.count)
     let crc = Checksum.crc32(fixed)
     fixed += [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)]
-    if var checkpoint = try? LoadCheckpoint(bytes: fixed) {
-        precondition(checkpoint.bytes == fixed, "checkpoint does not round-trip")
+    if let record = try? LoadRecord(bytes: fixed) {
+        precondition(record.bytes == fixed, "record does not round-trip")
+        guard var checkpoint = record.checkpoint else { return 0 }
         checkpoint.indexChecksum = index.checksum
         checkpoint.indexByteCount = Int64(index.file.count)
         checkpoint.update = checkpoint.update.map { _ in .init(from: index) }

@@ -126,7 +126,7 @@ public struct IndexInstaller: Sendable {
     /// True when the committed checkpoint is a finished load of the installed index, with no
     /// uncommitted record beside it.
     private func currentIsLoadedCompletely() throws -> Bool {
-        guard folder.exists(folder.indexPath), LoadCheckpoint.pendingRecord(try folder.readPending()) == .none,
+        guard folder.exists(folder.indexPath), LoadCheckpoint.pendingRecord(try folder.readPending()) == .none, !folder.exists(folder.takenPath),
               let bytes = try folder.readCommitted(), let checkpoint = try? LoadCheckpoint(bytes: bytes),
               checkpoint.isFinished else { return false }
         guard let current = try? CallDirIndex(path: folder.indexPath) else { return false }

@@ -12,10 +12,20 @@ public protocol CallDirectoryPlatform: Sendable {
     /// Asks for time to finish when the app leaves the foreground; returns a token for `end`.
     func beginBackgroundTask() async -> Int
     func endBackgroundTask(_ token: Int) async
+    /// Waits before `loadAll` retries after error 7 (another load under way). The default
+    /// sleeps; tests record the waits instead.
+    func pause(seconds: Double) async
 }
 
-/// Why `ReloadCoordinator.loadAll` stopped before the device held the index. After any of
-/// them the records say "start over", so the next `loadAll` begins with a complete request.
+extension CallDirectoryPlatform {
+    public func pause(seconds: Double) async {
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    }
+}
+
+/// Why `ReloadCoordinator.loadAll` stopped before the device held the index. After a failure
+/// the records say "start over", so the next `loadAll` begins with a complete request; after
+/// `.cancelled` or error 7 they keep the progress, and the next `loadAll` resumes.
 public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Reason: Equatable, Sendable {
         /// CallKit failed the last request (its store is empty now).
@@ -27,6 +37,9 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case disabled
         /// A record could not be read or written.
         case io(CallDirError)
+        /// The task running `loadAll` was cancelled (e.g. the background time expired): the
+        /// records are consistent between requests, and the next `loadAll` resumes there.
+        case cancelled
     }
 
     public var reason: Reason
@@ -44,14 +57,18 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noCheckpoint: return "reload reported success but the extension left no checkpoint (\(requests) requests); start over"
         case .disabled: return "the Call Directory extension is disabled: the user must enable it in Settings"
         case .io(let error): return "a load record could not be kept: \(error)"
+        case .cancelled: return "loading stopped after \(requests) requests (cancelled); the next loadAll resumes"
         }
     }
 }
 
 /// The app's half of the loading protocol (docs/CALLKIT.md): one load at a time, request after
 /// request until the device holds the whole index, committing a checkpoint only after CallKit
-/// reported success and the extension left it, and starting over after any failure or any
-/// record the app did not commit. Installs go through it too, so an install never interleaves
+/// reported success for the request that left it (or the extension confirmed it: a relaunch
+/// or a system-run request costs no re-send), clearing pending only if no other request wrote
+/// since (`LoadRecord`'s generation), and starting over after any failure or any record the
+/// app did not commit. Keep one coordinator per App Group folder: the actor serialises its own
+/// calls, not those of a second instance. Installs go through it too, so an install never interleaves
 /// with a load. Portable (no Foundation): Linux tests drive it against `CallKitSimulator`.
 public actor ReloadCoordinator {
     public nonisolated let folder: SharedFolder
@@ -61,17 +78,25 @@ public actor ReloadCoordinator {
     public let maxConsecutiveFailures: Int
     /// Requests per `loadAll` at most (a 15M-entry list at 1M per request needs 15).
     public let maxRequests: Int
+    /// Entries per request the app asks for at first (the extension's own size caps it); after
+    /// a kill (error 2) or an expiry it halves, down to `minimumRequestSize`, and the committed
+    /// record keeps it across launches.
+    public let requestSize: Int
+    public let minimumRequestSize: Int
 
     private var locked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// Tests: called at each step; a throw stops `loadAll` on the spot, as a killed app would.
     package var stepHook: (@Sendable (ReloadStep) throws -> Void)?
 
-    public init(folder: SharedFolder, platform: any CallDirectoryPlatform, maxConsecutiveFailures: Int = 3, maxRequests: Int = 10_000) {
+    public init(folder: SharedFolder, platform: any CallDirectoryPlatform, maxConsecutiveFailures: Int = 3, maxRequests: Int = 10_000,
+                requestSize: Int = DeviceLoader.defaultRequestSize, minimumRequestSize: Int = 10_000) {
         self.folder = folder
         self.platform = platform
         self.maxConsecutiveFailures = max(1, maxConsecutiveFailures)
         self.maxRequests = max(1, maxRequests)
+        self.requestSize = max(1, requestSize)
+        self.minimumRequestSize = max(1, minimumRequestSize)
     }
 
     package func setStepHook(_ hook: (@Sendable (ReloadStep) throws -> Void)?) { stepHook = hook }
@@ -132,44 +157,130 @@ public actor ReloadCoordinator {
             if failures >= maxConsecutiveFailures || requests >= maxRequests { throw ReloadError(reason: reason, requests: requests) }
         }
         while true {
-            // A record nobody committed: the store may be empty, so the next request is complete.
-            if LoadCheckpoint.pendingRecord(try io { try folder.readPending() }) != .none { try startOver() }
+            // Records left over: a confirmed request is adopted (no re-send), anything else the
+            // app did not commit means the store may be empty: start over.
+            // An adopted record may be of the index installed before (a system-run request, then
+            // an install): finished only if it names the index installed now.
+            if let adopted = try settleLeftOvers(), adopted.isFinished, isInstalled(adopted) { return finished(adopted) }
+            if Task.isCancelled { throw ReloadError(reason: .cancelled, requests: requests) }
             try stepHook?(.beforeReload)
+            // The number the extension gives this request: one above every record now there.
+            // No committed record yet: a start-over record asks for the coordinator's size.
+            if try io({ try folder.readCommitted() }) == nil { try startOver(halvingRequests: false) }
+            let expected = LoadRecord.nextGeneration(after: [try io { try folder.readCommitted() }])
             requests += 1
             if let code = await platform.reloadExtension() {
-                try startOver()
+                if code == .currentlyLoading {
+                    // Another load (one the system started) is running: this request never ran
+                    // and the records are the other's. Wait longer each time, then look again.
+                    try stepHook?(.afterFailure)
+                    try fail(.callKit(code))
+                    await platform.pause(seconds: Double(1 << min(failures - 1, 6)))
+                    continue
+                }
+                try startOver(halvingRequests: code == .loadingInterrupted)
                 try stepHook?(.afterFailure)
                 if code == .extensionDisabled || code == .noExtensionFound { throw ReloadError(reason: .callKit(code), requests: requests) }
                 try fail(.callKit(code))
                 continue
             }
             try stepHook?(.afterSuccess)
-            guard case .fed(let checkpoint) = LoadCheckpoint.pendingRecord(try io { try folder.readPending() }) else {
-                try startOver()
+            let record = LoadRecord.decode(try io { try folder.readPending() })
+            // This request's own checkpoint, or a later request's confirmed one (the store is
+            // what the last request left). Anything else: an expiry (this request's record
+            // back to under way), a later request not confirmed, damage.
+            guard let record, record.checkpoint != nil, record.generation == expected || (record.confirmed && record.generation > expected) else {
+                try startOver(halvingRequests: record?.checkpoint == nil && record?.generation == expected)
                 try fail(.noCheckpoint)
                 continue
             }
-            // Commit: committed first, then pending goes. A crash in between leaves pending,
-            // which means "start over": safe, never a resume over an empty store.
-            try io { try folder.writeAtomically(checkpoint.bytes, to: folder.committedPath) }
-            try stepHook?(.afterCommit)
-            try io { try folder.remove(folder.pendingPath) }
-            failures = 0
-            if checkpoint.isFinished {
-                try? folder.remove(folder.previousIndexPath)  // the device holds the index: no update needs it
-                return checkpoint
+            guard let checkpoint = try commit(record) else {
+                try fail(.noCheckpoint)
+                continue
             }
+            failures = 0
+            if checkpoint.isFinished { return finished(checkpoint) }
             if requests >= maxRequests { throw ReloadError(reason: .noCheckpoint, requests: requests) }
         }
     }
 
-    /// Forgets all progress: committed first, then pending (a crash in between still leaves
-    /// pending, which says the same).
-    private func startOver() throws {
-        try io {
-            try folder.remove(folder.committedPath)
-            try folder.remove(folder.pendingPath)
+    private func isInstalled(_ checkpoint: LoadCheckpoint) -> Bool {
+        (try? CallDirIndex(path: folder.indexPath)).map(checkpoint.names) == true
+    }
+
+    private func finished(_ checkpoint: LoadCheckpoint) -> LoadCheckpoint {
+        try? folder.remove(folder.previousIndexPath)  // the device holds the index: no update needs it
+        return checkpoint
+    }
+
+    /// What records a launch or an earlier request left: a clearing the app did not finish
+    /// (the taken record) is finished or, if another request wrote in between, starts over; a
+    /// confirmed pending record is committed (returned); any other pending record starts over.
+    private func settleLeftOvers() throws -> LoadCheckpoint? {
+        if let taken = try io({ try folder.read(folder.takenPath) }) {
+            let committed = LoadRecord.decode(try io { try folder.readCommitted() })
+            guard let committed, LoadRecord.decode(taken)?.isSameRequest(as: committed) == true else {
+                try startOver(halvingRequests: false)
+                return nil
+            }
+            try io { try folder.remove(folder.takenPath) }
         }
+        guard let bytes = try io({ try folder.readPending() }) else { return nil }
+        if let record = LoadRecord.decode(bytes), record.confirmed, record.checkpoint != nil,
+           record.generation >= LoadRecord.nextGeneration(after: [try io { try folder.readCommitted() }]) {
+            return try commit(record)
+        }
+        try startOver(halvingRequests: false)
+        return nil
+    }
+
+    /// Commits `record` (the pending one the app just read), then clears pending only if it
+    /// still holds that request's record: pending is taken aside by a rename (atomic: a write
+    /// after it makes a new pending file) and compared by generation and checkpoint. If another
+    /// request wrote in between (an expired completion, a system-run request), its outcome is
+    /// unknown: start over, returning nil.
+    private func commit(_ record: LoadRecord) throws -> LoadCheckpoint? {
+        var committed = record
+        committed.confirmed = true
+        try io { try folder.writeAtomically(committed.bytes, to: folder.committedPath) }
+        try stepHook?(.afterCommit)
+        guard let taken = try io({ try folder.take(folder.pendingPath, to: folder.takenPath) }) else { return record.checkpoint }
+        let takenRecord = LoadRecord.decode(taken)
+        if let takenRecord, !takenRecord.isSameRequest(as: record) {
+            // A later request that CallKit confirmed is the store: adopt it, else start over.
+            guard takenRecord.confirmed, takenRecord.checkpoint != nil, takenRecord.generation > record.generation else {
+                try startOver(halvingRequests: false)
+                return nil
+            }
+            try io { try folder.writeAtomically(takenRecord.bytes, to: folder.committedPath) }
+        } else if takenRecord == nil {
+            try startOver(halvingRequests: false)
+            return nil
+        }
+        try io { try folder.remove(folder.takenPath) }
+        return takenRecord?.checkpoint
+    }
+
+    /// Forgets all progress: committed becomes a record without a checkpoint (keeping the
+    /// request count, and the request size, halved after a kill or an expiry), then pending
+    /// and the taken record go (a crash in between still leaves pending, which says the same).
+    private func startOver(halvingRequests: Bool) throws {
+        try io {
+            let records = [try folder.readCommitted(), try folder.readPending(), try folder.read(folder.takenPath)]
+            var size = currentRequestSize(records[0])
+            if halvingRequests { size = max(min(minimumRequestSize, size), size / 2) }
+            let restart = LoadRecord(generation: LoadRecord.nextGeneration(after: records) - 1, checkpoint: nil,
+                                     requestSize: UInt32(clamping: size))
+            try folder.writeAtomically(restart.bytes, to: folder.committedPath)
+            try folder.remove(folder.pendingPath)
+            try folder.remove(folder.takenPath)
+        }
+    }
+
+    /// The request size the committed record asks for, else the coordinator's.
+    private func currentRequestSize(_ committed: [UInt8]?) -> Int {
+        guard let size = LoadRecord.decode(committed)?.requestSize, size > 0 else { return requestSize }
+        return Int(size)
     }
 
     private func io<T>(_ body: () throws -> T) throws -> T {

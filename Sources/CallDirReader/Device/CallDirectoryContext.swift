@@ -1,5 +1,5 @@
 /// What a Call Directory extension is handed by CallKit, with CallKit's exact names, so that
-/// on iOS one line adapts the real thing (`Examples/CallDirectoryContext+CallKit.swift`):
+/// on iOS one line adapts the real thing (in the product `CallDirCallKit`):
 ///
 ///     extension CXCallDirectoryExtensionContext: CallDirectoryContext {}
 ///
@@ -88,6 +88,15 @@ public enum CallDirectoryErrorCode: Equatable, Hashable, Sendable, CustomStringC
     }
 
     public var description: String { "CallKit error \(code) (\(name))" }
+
+    /// `CXErrorCodeCallDirectoryManagerError.errorDomain`.
+    public static let domain = "com.apple.CallKit.error.calldirectorymanager"
+
+    /// An `NSError`'s domain and code as CallKit's code: CallKit's domain gives its exact
+    /// code, any other domain is `.unknown`.
+    public init(domain: String, code: Int) {
+        self = domain == Self.domain ? Self(code: code) : .unknown(code)
+    }
 }
 
 /// Facts of CallKit's loading that the loader and the simulator share.

@@ -1,41 +1,55 @@
 /// The extension's half of the loading protocol (docs/CALLKIT.md), in the order that leaves
 /// no hole: call `run(into:)` first thing in `beginRequest(with:)`.
 ///
-/// 1. Read the pending record left over (if any) and the committed checkpoint.
-/// 2. Write `LoadCheckpoint.underWayRecord` as pending, before touching the context or opening
+/// 1. Read the pending record left over (if any), a record the app was clearing (taken) and
+///    the committed one; number this request one above all of them (`LoadRecord`).
+/// 2. Write the under-way record (numbered) as pending, before touching the context or opening
 ///    the index: from here on, however this request ends, the app finds a record it did not
 ///    commit and starts over (a failed request deletes every entry, and the system starts the
 ///    extension on its own too, e.g. after a reboot, with nobody watching the outcome).
-/// 3. Open the index (and the previous one, for an update) and feed one request from
-///    `LoadCheckpoint.resumePoint` (nil when a pending record was left over: a complete load).
+/// 3. Open the index (and the previous one, for an update) and feed one request of at most the
+///    size the committed record asks for, from `LoadCheckpoint.resumePoint` (nil when a pending
+///    or taken record was left over: a complete load). No index yet: feed nothing.
 /// 4. Overwrite pending with the request's checkpoint; then the caller completes the request.
 ///
 /// On a throw, fail the request (`cancelRequest(withError:)`). In `completeRequest`'s handler,
 /// call `completed(expired:)`: an expired completion added nothing, so the record goes back to
-/// "under way". When CallKit calls the delegate's `requestFailed(for:withError:)`, call
+/// "under way"; otherwise it is marked confirmed, which the app adopts even if it never saw the
+/// outcome. When CallKit calls the delegate's `requestFailed(for:withError:)`, call
 /// `stop()`: feeding ends within a few thousand entries and no checkpoint is written.
-public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` is guarded by `lock`
+public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` and `record` are guarded by `lock`
     public let folder: SharedFolder
     public let requestSize: Int
     private let lock = SystemLock()
     private var stopped = false
+    /// This request's record as last written (its number and size; its checkpoint once fed).
+    private var record: LoadRecord?
 
     public init(folder: SharedFolder, requestSize: Int = DeviceLoader.defaultRequestSize) {
         self.folder = folder
         self.requestSize = requestSize
     }
 
-    /// Feeds one request into `context` and records its checkpoint as pending. Throws
-    /// `CallDirError` (the index missing or damaged, a record that cannot be written, the
-    /// request stopped): the caller must then fail the request.
-    public func run<C: CallDirectoryContext>(into context: C) throws -> LoadStep {
-        // 1. An unreadable pending file counts as one left over: start over.
+    /// Feeds one request into `context` and records its checkpoint as pending; returns nil when
+    /// no index is installed yet (the request then feeds nothing: complete it, and the device
+    /// holds no entries, which is what the app expects before its first install). Throws
+    /// `CallDirError` (the index damaged, a record that cannot be written, the request
+    /// stopped): the caller must then fail the request.
+    public func run<C: CallDirectoryContext>(into context: C) throws -> LoadStep? {
+        // 1. Unreadable records count as left over (start over) and as numbered 0.
         let leftOver: [UInt8]?
         do { leftOver = try folder.readPending() } catch { leftOver = LoadCheckpoint.underWayRecord }
+        let taken: [UInt8]?  // a record the app was clearing: treated as left over
+        do { taken = try folder.read(folder.takenPath) } catch { taken = LoadCheckpoint.underWayRecord }
         let committed = (try? folder.readCommitted()) ?? nil
+        let askedSize = LoadRecord.decode(committed)?.requestSize ?? 0
+        let size = askedSize > 0 ? min(requestSize, Int(askedSize)) : requestSize
+        let generation = LoadRecord.nextGeneration(after: [leftOver, taken, committed])
+        let underWay = LoadRecord(generation: generation, checkpoint: nil, requestSize: UInt32(clamping: size))
+        lock.withLock { record = underWay }
         // 2. The under-way record, before anything can fail or touch the store.
         do {
-            try folder.writeAtomically(LoadCheckpoint.underWayRecord, to: folder.pendingPath)
+            try folder.writeAtomically(underWay.bytes, to: folder.pendingPath)
         } catch let error as CallDirError {
             // Without the record, the committed checkpoint must go (the app then starts over);
             // if even that fails, the request fails with both errors named.
@@ -44,27 +58,36 @@ public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `sto
             }
             throw error
         }
-        // 3. Feed.
+        // 3. Feed (nothing before the first install).
+        guard folder.exists(folder.indexPath) else { return nil }
         let index = try CallDirIndex(path: folder.indexPath)
         let previous = folder.exists(folder.previousIndexPath) ? try? CallDirIndex(path: folder.previousIndexPath) : nil
-        let loader = try DeviceLoader(index: index, previous: previous, requestSize: requestSize)
-        let start = LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: leftOver)
+        let loader = try DeviceLoader(index: index, previous: previous, requestSize: size)
+        let start = LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: leftOver ?? taken)
         let stoppable = StoppableContext(context, request: self)
         let step = try loader.loadRequest(into: stoppable, resumingFrom: start)
         guard !isStopped else {
             throw CallDirError(.io, "CallKit failed the request while it was fed (requestFailed): no checkpoint written", path: folder.pendingPath)
         }
         // 4. The checkpoint, for the app to commit once it sees the request succeed.
-        try folder.writeAtomically(step.checkpoint.bytes, to: folder.pendingPath)
+        let fed = LoadRecord(generation: generation, checkpoint: step.checkpoint, requestSize: underWay.requestSize)
+        try folder.writeAtomically(fed.bytes, to: folder.pendingPath)
+        lock.withLock { record = fed }
         return step
     }
 
-    /// Call from `completeRequest`'s handler: when `expired` is true CallKit added nothing, so
-    /// the pending checkpoint must not be committed; it becomes the under-way record again.
+    /// Call from `completeRequest`'s handler. Expired: CallKit added nothing, so the record
+    /// goes back to "under way" (the app must not commit it). Not expired: the record is
+    /// marked confirmed, so an app that never saw the outcome (killed, relaunched, or a request
+    /// the system started) adopts it instead of starting over.
     public func completed(expired: Bool) {
-        guard expired else { return }
-        if (try? folder.writeAtomically(LoadCheckpoint.underWayRecord, to: folder.pendingPath)) == nil {
-            try? folder.remove(folder.committedPath)
+        guard var record = lock.withLock({ record }) else { return }
+        if expired {
+            record.checkpoint = nil
+            if (try? folder.writeAtomically(record.bytes, to: folder.pendingPath)) == nil { try? folder.remove(folder.committedPath) }
+        } else if record.checkpoint != nil {
+            record.confirmed = true
+            try? folder.writeAtomically(record.bytes, to: folder.pendingPath)
         }
     }
 

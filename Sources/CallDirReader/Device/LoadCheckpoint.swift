@@ -1,5 +1,5 @@
 /// How far a device has loaded an index: what the app stores between Call Directory requests
-/// (an App Group file, or `Data` in shared `UserDefaults`) as the 60 bytes of `bytes`, whose
+/// (an App Group file, or `Data` in shared `UserDefaults`) as the 72 bytes of `bytes`, whose
 /// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum and its
 /// size (two indexes with equal CRCs are not taken for each other unless their sizes match
 /// too), so a new index starts over, and resumes each kind after the last number fed: a seek,
@@ -86,84 +86,34 @@ public struct LoadCheckpoint: Equatable, Sendable {
     public var updateDoneThrough: Int64 { lastBlockingNumber }
 
     static let magic: [UInt8] = Array("CDLP".utf8)
-    static let version: UInt16 = 2
-    /// Encoded size in bytes.
-    public static let byteCount = 60
+    static let version: UInt16 = 3
+    /// Encoded size in bytes (a `LoadRecord`: the checkpoint, its request's number and size).
+    public static let byteCount = 72
 
-    /// The checkpoint's bytes, as FORMAT.md specifies them.
-    public var bytes: [UInt8] {
-        var out = Self.magic
-        out.appendLE(Self.version)
-        let updateFlag: UInt16 = update == nil ? 0 : 4
-        out.appendLE(UInt16((blockingFinished ? 1 : 0) | (identificationFinished ? 2 : 0)) | updateFlag)
-        out.appendLE(indexChecksum)
-        out.appendLE(update?.fromChecksum ?? 0)
-        out.appendLE(indexByteCount)
-        out.appendLE(update?.fromByteCount ?? 0)
-        out.appendLE(lastBlockingNumber)
-        out.appendLE(lastIdentificationNumber)
-        out.appendLE(entriesLoaded)
-        out.appendLE(Checksum.crc32(out))
-        return out
-    }
+    /// The checkpoint's bytes, as FORMAT.md specifies them: a `LoadRecord` numbered 0.
+    public var bytes: [UInt8] { LoadRecord(generation: 0, checkpoint: self).bytes }
 
-    /// Decodes stored bytes; throws `CallDirError` (`.corruptIndex` for damage,
-    /// `.unsupportedVersion` for a newer layout). A loader given no checkpoint starts over,
-    /// which is always safe: callers may treat any error as "no checkpoint".
+    /// Decodes stored bytes (any `LoadRecord` holding a checkpoint); throws `CallDirError`
+    /// (`.corruptIndex` for damage or a record without a checkpoint, `.unsupportedVersion`
+    /// for another layout). A loader given no checkpoint starts over, which is always safe:
+    /// callers may treat any error as "no checkpoint".
     public init(bytes: [UInt8]) throws {
-        func damage(_ message: String) -> CallDirError {
-            CallDirError(.corruptIndex, "load checkpoint: \(message); discard it and load from the start")
+        guard let checkpoint = try LoadRecord(bytes: bytes).checkpoint else {
+            throw CallDirError(.corruptIndex, "load checkpoint: an under-way or start-over record (a request was under way), not a checkpoint; load from the start")
         }
-        guard bytes.count == Self.byteCount else { throw damage("\(bytes.count) bytes, expected \(Self.byteCount)") }
-        guard bytes.starts(with: Self.magic) else { throw damage("not a checkpoint (magic)") }
-        let fields = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, Int64, Int64, Int64, Int64, Int64) in
-            guard Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == raw.readLE(UInt32.self, at: 56)! else {
-                throw damage("checksum mismatch")
-            }
-            return (raw.readLE(UInt16.self, at: 4)!, raw.readLE(UInt16.self, at: 6)!, raw.readLE(UInt32.self, at: 8)!,
-                    raw.readLE(UInt32.self, at: 12)!, raw.readLE(Int64.self, at: 32)!, raw.readLE(Int64.self, at: 40)!,
-                    raw.readLE(Int64.self, at: 48)!, raw.readLE(Int64.self, at: 16)!, raw.readLE(Int64.self, at: 24)!)
-        }
-        guard fields.0 == Self.version else {
-            throw CallDirError(.unsupportedVersion, "load checkpoint version \(fields.0), this reader knows \(Self.version); load from the start")
-        }
-        let updating = fields.1 & 4 != 0
-        guard fields.1 != Self.underWayFlag else {
-            throw damage("an under-way record (a request was under way), not a checkpoint")
-        }
-        guard fields.1 & ~0x7 == 0, fields.4 >= 0, fields.5 >= 0, fields.6 >= 0, fields.7 >= 0, fields.8 >= 0,
-              updating ? (fields.1 & 3 == 0 && fields.4 == fields.5) : (fields.3 == 0 && fields.8 == 0) else {
-            throw damage("reserved bits set, a negative field, or update fields without an update")
-        }
-        indexChecksum = fields.2
-        indexByteCount = fields.7
-        update = updating ? Update(fromChecksum: fields.3, fromByteCount: fields.8) : nil
-        blockingFinished = fields.1 & 1 != 0
-        identificationFinished = fields.1 & 2 != 0
-        lastBlockingNumber = fields.4
-        lastIdentificationNumber = fields.5
-        entriesLoaded = fields.6
+        self = checkpoint
     }
 
     // MARK: The under-way record
 
-    static let underWayFlag: UInt16 = 0x20
-
     /// What the extension writes as its *pending* record before it touches the request's
-    /// context or opens the index (`CallDirectoryExtensionRequest` does it): "a request is
-    /// under way". It overwrites the record with the request's checkpoint only after feeding.
-    /// So every way a request can end without a checkpoint (killed for memory, the index
-    /// missing, the host failing a batch, a request the system started on its own) leaves a
-    /// record the app did not commit, which means "the store may be empty": start over with a
-    /// complete request. 60 bytes, FORMAT.md ("Load checkpoint", the under-way record).
-    public static let underWayRecord: [UInt8] = {
-        var out = magic
-        out.appendLE(version)
-        out.appendLE(underWayFlag)
-        out += [UInt8](repeating: 0, count: 48)
-        out.appendLE(Checksum.crc32(out))
-        return out
-    }()
+    /// context or opens the index (`CallDirectoryExtensionRequest` does it, numbered: see
+    /// `LoadRecord`): "a request is under way". It overwrites the record with the request's
+    /// checkpoint only after feeding. So every way a request can end without a checkpoint
+    /// (killed for memory, the host failing a batch, a request the system started on its own)
+    /// leaves a record the app did not commit, which means "the store may be empty": start
+    /// over with a complete request. This one is numbered 0; FORMAT.md ("Load checkpoint").
+    public static var underWayRecord: [UInt8] { LoadRecord(generation: 0, checkpoint: nil).bytes }
 
     /// What a pending file holds.
     public enum PendingRecord: Equatable, Sendable {
@@ -182,9 +132,8 @@ public struct LoadCheckpoint: Equatable, Sendable {
     /// Reads a pending file's bytes (nil: no file).
     public static func pendingRecord(_ bytes: [UInt8]?) -> PendingRecord {
         guard let bytes else { return .none }
-        if bytes == underWayRecord { return .underWay }
-        guard let checkpoint = try? LoadCheckpoint(bytes: bytes) else { return .unreadable }
-        return .fed(checkpoint)
+        guard let record = LoadRecord.decode(bytes) else { return .unreadable }
+        return record.checkpoint.map { .fed($0) } ?? .underWay
     }
 
     /// Where the extension resumes: the committed checkpoint, unless a pending record (the

@@ -14,10 +14,22 @@ public struct SharedFolder: Sendable {
         self.path = path
     }
 
+    /// The App Group container `appGroup` as the shared folder. `containerPath` is what
+    /// `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)` gave: nil when the
+    /// target lacks the App Group entitlement, which throws `.usage` naming the fix.
+    public init(appGroup: String, containerPath: String?) throws {
+        guard let containerPath, !containerPath.isEmpty else {
+            throw CallDirError(.usage, "App Group \(appGroup) is not available to this target: add it under Signing & Capabilities > App Groups to both the app and its Call Directory extension (docs/CALLKIT.md, \"From an empty Xcode project\")")
+        }
+        self.init(path: containerPath)
+    }
+
     public var indexPath: String { path + "/index.calldir" }
     public var previousIndexPath: String { path + "/previous.calldir" }
     public var pendingPath: String { path + "/checkpoint.pending" }
     public var committedPath: String { path + "/checkpoint.committed" }
+    /// Where the app moves pending aside to compare it before clearing it (`take`).
+    public var takenPath: String { path + "/checkpoint.taken" }
 
     /// The pending record (`LoadCheckpoint.pendingRecord`), as bytes; nil when absent.
     public func readPending() throws -> [UInt8]? { try read(pendingPath) }
@@ -88,6 +100,17 @@ public struct SharedFolder: Sendable {
     /// Renames `source` (a file in this folder) over `file` and syncs the folder.
     public func rename(_ source: String, to file: String) throws {
         if case .failure(let error) = AtomicPublish.rename(source, over: file) { throw Self.ioError("cannot rename to \(file)", source, error) }
+    }
+
+    /// Renames `file` to `aside` and returns what it held; nil when there was no `file`. The
+    /// rename is atomic: a writer publishing `file` after it makes a new `file`, never changes
+    /// what was taken.
+    public func take(_ file: String, to aside: String) throws -> [UInt8]? {
+        switch AtomicPublish.rename(file, over: aside) {
+        case .failure(let error) where error.isNoSuchFile: return nil
+        case .failure(let error): throw Self.ioError("cannot rename to \(aside)", file, error)
+        case .success: return try read(aside)
+        }
     }
 
     /// Removes `file`; a missing file is not an error.

@@ -12,11 +12,11 @@ struct LoadCheckpointTests {
         return c
     }
 
-    @Test("bytes round-trip and follow FORMAT.md: magic, version 2, flags, checksum, numbers, CRC")
+    @Test("bytes round-trip and follow FORMAT.md: magic, version 3, flags, checksum, numbers, CRC")
     func roundTrip() throws {
         let bytes = Self.sample.bytes
         #expect(bytes.count == LoadCheckpoint.byteCount)
-        #expect(Array(bytes[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 2, 0, 1, 0])
+        #expect(Array(bytes[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 3, 0, 1, 0])
         #expect(Array(bytes[8..<12]) == [0xEF, 0xBE, 0xAD, 0xDE] && Array(bytes[16..<24]) == [0xA4, 0x4D, 0, 0, 0, 0, 0, 0])
         #expect(try LoadCheckpoint(bytes: bytes) == Self.sample)
         #expect(try LoadCheckpoint(bytes: LoadCheckpoint(indexChecksum: 1, indexByteCount: 2).bytes) == LoadCheckpoint(indexChecksum: 1, indexByteCount: 2))
@@ -36,7 +36,7 @@ struct LoadCheckpointTests {
         /// Bytes with fields set by hand and a valid CRC: an update flag with a finished kind,
         /// or OLD's checksum or a phase without the update flag, are damage.
         func forged(flags: UInt16, from: UInt32) -> [UInt8] {
-            var b = Array(LoadCheckpoint(indexChecksum: 7, indexByteCount: 64).bytes[0..<56])
+            var b = Array(LoadCheckpoint(indexChecksum: 7, indexByteCount: 64).bytes.dropLast(4))
             b[6] = UInt8(flags & 0xFF)
             b[7] = UInt8(flags >> 8)
             for i in 0..<4 { b[12 + i] = UInt8((from >> (8 * UInt32(i))) & 0xFF) }
@@ -45,7 +45,7 @@ struct LoadCheckpointTests {
         }
         #expect(try LoadCheckpoint(bytes: forged(flags: 4, from: 9)).update == .init(fromChecksum: 9, fromByteCount: 0))
         #expect(try LoadCheckpoint(bytes: forged(flags: 3, from: 0)).isFinished)
-        for (flags, from) in [(UInt16(5), UInt32(9)), (6, 9), (0, 9), (8, 0), (0x20, 0), (0x8000, 0)] {
+        for (flags, from) in [(UInt16(5), UInt32(9)), (6, 9), (0, 9), (0x10, 0), (0x20, 0), (0x8000, 0)] {
             #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: forged(flags: flags, from: from)) }
         }
     }
@@ -62,12 +62,12 @@ struct LoadCheckpointTests {
         #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: []) }
     }
 
-    @Test("the under-way record: 60 bytes FORMAT.md describes, never read as a checkpoint; pending records classified")
+    @Test("the under-way record: 72 bytes FORMAT.md describes, never read as a checkpoint; pending records classified")
     func underWay() throws {
         let record = LoadCheckpoint.underWayRecord
-        #expect(record.count == LoadCheckpoint.byteCount)
-        #expect(Array(record[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 2, 0, 0x20, 0] && record[8..<56].allSatisfy { $0 == 0 })
-        #expect(Checksum.crc32(Array(record[0..<56])) == UInt32(record[56]) | UInt32(record[57]) << 8 | UInt32(record[58]) << 16 | UInt32(record[59]) << 24)
+        #expect(record.count == LoadCheckpoint.byteCount && record.count == 72)
+        #expect(Array(record[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 3, 0, 0x20, 0] && record[8..<68].allSatisfy { $0 == 0 })
+        #expect(Checksum.crc32(Array(record[0..<68])) == UInt32(record[68]) | UInt32(record[69]) << 8 | UInt32(record[70]) << 16 | UInt32(record[71]) << 24)
         #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: record) }
         #expect(LoadCheckpoint.pendingRecord(nil) == .none)
         #expect(LoadCheckpoint.pendingRecord(record) == .underWay)
@@ -84,5 +84,35 @@ struct LoadCheckpointTests {
         #expect(LoadCheckpoint.resumePoint(committed: good, pendingLeftOver: good) == nil)
         #expect(LoadCheckpoint.resumePoint(committed: nil, pendingLeftOver: nil) == nil)
         #expect(LoadCheckpoint.resumePoint(committed: Array(good.prefix(10)), pendingLeftOver: nil) == nil)
+    }
+
+    @Test("records: the generation at offset 56, the request size at 64, the confirmed flag (bit 3); start-over records are no checkpoint; version 2 is refused")
+    func records() throws {
+        let fed = LoadRecord(generation: 0x0102_0304_0506_0708, checkpoint: Self.sample, requestSize: 250_000)
+        let bytes = fed.bytes
+        #expect(Array(bytes[56..<64]) == [8, 7, 6, 5, 4, 3, 2, 1] && Array(bytes[64..<68]) == [0x90, 0xD0, 0x03, 0])
+        #expect(try LoadRecord(bytes: bytes) == fed)
+        #expect(LoadCheckpoint.pendingRecord(bytes) == .fed(Self.sample))
+        var confirmed = fed
+        confirmed.confirmed = true
+        #expect(confirmed.bytes[6] == 0x08 | 1)
+        #expect(try LoadRecord(bytes: confirmed.bytes) == confirmed)
+        #expect(confirmed.isSameRequest(as: fed) && confirmed.bytes != fed.bytes, "confirmation aside, the same request")
+        var other = fed
+        other.generation += 1
+        #expect(!other.isSameRequest(as: fed), "identical checkpoints of two requests differ by their generation")
+        let restart = LoadRecord(generation: 9, checkpoint: nil, requestSize: 500_000)
+        #expect(try LoadRecord(bytes: restart.bytes) == restart)
+        #expect(LoadCheckpoint.pendingRecord(restart.bytes) == .underWay)
+        #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: restart.bytes) }
+        #expect(LoadRecord.nextGeneration(after: [nil, fed.bytes, restart.bytes, [1, 2, 3]]) == fed.generation + 1)
+        #expect(LoadRecord.nextGeneration(after: [nil]) == 1)
+        // Version 2's 60 bytes (no generation): refused, so the extension starts over.
+        var v2 = Array(Self.sample.bytes.prefix(56))
+        v2[4] = 2
+        let crc = Checksum.crc32(v2)
+        v2 += (0..<4).map { UInt8((crc >> (8 * UInt32($0))) & 0xFF) }
+        #expect(throws: CallDirError.self) { try LoadRecord(bytes: v2) }
+        #expect(LoadCheckpoint.resumePoint(committed: v2, pendingLeftOver: nil) == nil)
     }
 }

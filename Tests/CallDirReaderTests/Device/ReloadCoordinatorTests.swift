@@ -22,12 +22,7 @@ struct ReloadCoordinatorTests {
         init(requestSize: Int = 700) throws {
             let scratch = TempFolder()
             self.scratch = scratch
-            // The shared folder on tmpfs when there is one: every record is fsynced, and a
-            // shared disk makes each fsync cost milliseconds.
-            var template = Array((access("/dev/shm", W_OK) == 0 ? "/dev/shm" : scratch.path).utf8CString.dropLast())
-            template += Array("/calldir-group-XXXXXX".utf8CString)
-            let shared = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-            folder = SharedFolder(path: shared)
+            folder = Self.makeSharedFolder(scratch)
             phone = SimulatedPhone(folder: folder, requestSize: requestSize)
             var v1 = DeviceState(), v2 = DeviceState(), v3 = DeviceState()
             v1.blocking = Array(33_100_000_000...33_100_001_999)
@@ -46,9 +41,21 @@ struct ReloadCoordinatorTests {
         }
 
         func remove() {
+            Self.removeSharedFolder(folder)
+            scratch.remove()
+        }
+
+        /// An App Group folder on tmpfs when there is one: every record is fsynced, and a
+        /// shared disk makes each fsync cost milliseconds.
+        static func makeSharedFolder(_ scratch: TempFolder) -> SharedFolder {
+            var template = Array((access("/dev/shm", W_OK) == 0 ? "/dev/shm" : scratch.path).utf8CString.dropLast())
+            template += Array("/calldir-group-XXXXXX".utf8CString)
+            return SharedFolder(path: template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) })
+        }
+
+        static func removeSharedFolder(_ folder: SharedFolder) {
             for name in Syscalls.folderEntries(folder.path) { unlink(folder.path + "/" + name) }
             rmdir(folder.path)
-            scratch.remove()
         }
 
         func coordinator(maxConsecutiveFailures: Int = 4) -> ReloadCoordinator {
@@ -225,7 +232,7 @@ struct ReloadCoordinatorTests {
         await #expect(throws: ReloadError(reason: .callKit(.loadingInterrupted), requests: 3)) { try await coordinator.loadAll() }
         rig.phone.fates = [.expires, .expires, .expires]
         await #expect(throws: ReloadError(reason: .noCheckpoint, requests: 3)) { try await coordinator.loadAll() }
-        #expect(try rig.folder.readCommitted() == nil, "an expired request is never committed")
+        #expect(LoadRecord.decode(try rig.folder.readCommitted())?.checkpoint == nil, "an expired request is never committed")
         rig.phone.fates = [.refused(.extensionDisabled)]
         await #expect(throws: ReloadError(reason: .callKit(.extensionDisabled), requests: 1)) { try await coordinator.loadAll() }
         rig.phone.enabled = false

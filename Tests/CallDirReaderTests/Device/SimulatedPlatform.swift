@@ -16,6 +16,11 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
         case hostFailsAfterFeeding
         /// `completeRequest` answered expired; `reloadExtension` still reports success.
         case expires
+        /// As `expires`, but the completion handler runs only at `deliverLateCompletion()`:
+        /// the app sees success and the fed checkpoint first, the under-way record comes back later.
+        case expiresLate
+        /// CallKit answers error 7 (another load under way): nothing runs, nothing changes.
+        case busy
     }
 
     let simulator = CallKitSimulator()
@@ -27,6 +32,8 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     private(set) var inFlight = 0
     private(set) var maxInFlight = 0
     private(set) var reloads = 0
+    /// The request of an `expiresLate` fate whose completion handler has not run yet.
+    private(set) var lateCompletion: CallDirectoryExtensionRequest?
 
     init(folder: SharedFolder, requestSize: Int) {
         self.folder = folder
@@ -43,7 +50,11 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
         return result
     }
 
+    /// The waits `loadAll` asked for (after error 7), in seconds; nobody sleeps.
+    private(set) var pauses: [Double] = []
+
     func isExtensionEnabled() async -> Bool? { enabled }
+    func pause(seconds: Double) async { pauses.append(seconds) }
     func beginBackgroundTask() async -> Int { openBackgroundTasks += 1; return openBackgroundTasks }
     func endBackgroundTask(_ token: Int) async { openBackgroundTasks -= 1 }
 
@@ -52,9 +63,11 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     /// `reloadExtension` reports.
     @discardableResult
     func runExtension(_ fate: Fate) -> CallDirectoryErrorCode? {
+        if fate == .busy { return .currentlyLoading }
         simulator.beginRequest()
         let request = CallDirectoryExtensionRequest(folder: folder, requestSize: requestSize)
         switch fate {
+        case .busy: return .currentlyLoading
         case .refused(let code):
             simulator.interrupt(code)
             return code
@@ -71,6 +84,11 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
             simulator.expire()
             request.completed(expired: true)
             return nil
+        case .expiresLate:
+            _ = try? request.run(into: simulator)
+            simulator.expire()
+            lateCompletion = request
+            return nil
         case .succeeds:
             do {
                 _ = try request.run(into: simulator)
@@ -78,8 +96,16 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
                 simulator.interrupt(.unknown(0))
                 return .unknown(0)
             }
-            return simulator.endRequest().failure?.code
+            let report = simulator.endRequest()
+            if report.succeeded { request.completed(expired: false) }
+            return report.failure?.code
         }
+    }
+
+    /// Runs the completion handler an `expiresLate` request still owes (expired = true).
+    func deliverLateCompletion() {
+        lateCompletion?.completed(expired: true)
+        lateCompletion = nil
     }
 
     /// A random fate: mostly success.

@@ -1,0 +1,65 @@
+#if canImport(CallKit)
+import CallDirReader
+import CallKit
+import Foundation
+
+extension CXCallDirectoryExtensionContext: @retroactive CallDirectoryContext {}  // the whole adapter
+
+/// What a Call Directory extension's principal class delegates to: it opens the App Group
+/// folder (a clear error when the target lacks the App Group), runs one request of the loading
+/// protocol (`CallDirectoryExtensionRequest`), completes it (empty before the first install),
+/// or fails it with the reason. Your principal class, in full:
+///
+///     final class CallDirectoryHandler: CXCallDirectoryProvider, CXCallDirectoryExtensionContextDelegate {
+///         let handler = CallDirectoryRequestHandler(appGroup: "group.com.example.calldir")
+///         override func beginRequest(with context: CXCallDirectoryExtensionContext) {
+///             context.delegate = self
+///             handler.beginRequest(with: context)
+///         }
+///         func requestFailed(for extensionContext: CXCallDirectoryExtensionContext, withError error: any Error) {
+///             handler.requestFailed()
+///         }
+///     }
+public final class CallDirectoryRequestHandler: @unchecked Sendable {  // `current` is guarded by `lock`
+    public let appGroup: String
+    public let requestSize: Int
+    private let lock = NSLock()
+    private var current: CallDirectoryExtensionRequest?
+
+    public init(appGroup: String, requestSize: Int = DeviceLoader.defaultRequestSize) {
+        self.appGroup = appGroup
+        self.requestSize = requestSize
+    }
+
+    /// The App Group folder app and extension share; throws a `.usage` error naming the fix
+    /// when this target has no such App Group.
+    public static func folder(appGroup: String) throws -> SharedFolder {
+        try SharedFolder(appGroup: appGroup,
+                         containerPath: FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)?.path)
+    }
+
+    public func beginRequest(with context: CXCallDirectoryExtensionContext) {
+        do {
+            let request = CallDirectoryExtensionRequest(folder: try Self.folder(appGroup: appGroup), requestSize: requestSize)
+            lock.lock()
+            current = request
+            lock.unlock()
+            _ = try request.run(into: context)  // nil: no index installed yet; the request completes empty
+            context.completeRequest { expired in request.completed(expired: expired) }
+        } catch {
+            // A damaged index, a record that cannot be written, the App Group missing, or a
+            // request the host already failed: CallKit deletes every entry; the under-way
+            // record tells the app to start over.
+            context.cancelRequest(withError: error)
+        }
+    }
+
+    /// Call from `requestFailed(for:withError:)`: feeding stops.
+    public func requestFailed() {
+        lock.lock()
+        let request = current
+        lock.unlock()
+        request?.stop()
+    }
+}
+#endif
