@@ -63,24 +63,57 @@ struct TypeWalk: @unchecked Sendable {
     /// libphonenumber's `_number_type_helper` for one region row.
     @inline(__always)
     func type(_ digits: E164Digits, row: Int) -> NumberType? {
-        let base = row * Self.slots
-        guard matches(digits, base) else { return nil }
-        for slot in 1..<Self.fixedLineSlot where matches(digits, base + slot) {
+        let matched = matching(digits, row: row)
+        guard matched & 1 == 1 else { return nil }
+        for slot in 1..<Self.fixedLineSlot where matched >> slot & 1 == 1 {
             return NumberTypes.typeOrder[slot - 1]
         }
         let same = sameMobileAndFixedLine[row]
-        if matches(digits, base + Self.fixedLineSlot) {
-            return same || matches(digits, base + Self.mobileSlot) ? .fixedLineOrMobile : .fixedLine
-        }
-        return !same && matches(digits, base + Self.mobileSlot) ? .mobile : nil
+        let mobile = matched >> Self.mobileSlot & 1 == 1
+        if matched >> Self.fixedLineSlot & 1 == 1 { return same || mobile ? .fixedLineOrMobile : .fixedLine }
+        return !same && mobile ? .mobile : nil
     }
 
-    /// Whether the pattern in `slot` (row base + index) matches the whole national number.
+    /// Which of the row's patterns (bit = slot: general_desc, then each type) match the whole
+    /// national number. The DFAs are walked side by side, a digit at a time: their table reads
+    /// do not depend on one another, so the processor overlaps their cache misses (the tables
+    /// are far larger than L1), where one walk after another would wait for each in turn.
     @inline(__always)
-    func matches(_ digits: E164Digits, _ slot: Int) -> Bool {
-        let start = starts[slot]
-        guard start >= 0, lengths[slot] >> UInt32(truncatingIfNeeded: digits.count) & 1 == 1 else { return false }
-        return walk(digits, from: start, prefix: false)
+    func matching(_ digits: E164Digits, row: Int) -> UInt32 {
+        let base = row * Self.slots
+        let length = UInt32(truncatingIfNeeded: digits.count)
+        return withUnsafeTemporaryAllocation(of: (state: Int32, slot: Int32).self, capacity: Self.leadingSlot) { live in
+            var alive = 0
+            for slot in 0..<Self.leadingSlot {
+                let start = starts[base + slot]
+                guard start >= 0, lengths[base + slot] >> length & 1 == 1 else { continue }
+                if slot > 0 && alive == 0 { return 0 }  // general_desc cannot match
+                live[alive] = (start, Int32(slot))
+                alive &+= 1
+            }
+            var packed = digits.packed
+            var left = digits.count
+            while left > 0 && alive > 0 {
+                let digit = Int(truncatingIfNeeded: packed & 15)
+                var kept = 0
+                for i in 0..<alive {
+                    let next = dfa[Int(truncatingIfNeeded: live[i].state) &* 11 &+ digit]
+                    if next != 0xFFFF {
+                        live[kept] = (Int32(truncatingIfNeeded: next), live[i].slot)
+                        kept &+= 1
+                    }
+                }
+                if kept == 0 || live[0].slot != 0 { return 0 }  // general_desc no longer matches
+                alive = kept
+                packed >>= 4
+                left &-= 1
+            }
+            var matched: UInt32 = 0
+            for i in 0..<alive where dfa[Int(truncatingIfNeeded: live[i].state) &* 11 &+ 10] == 1 {
+                matched |= 1 << UInt32(truncatingIfNeeded: live[i].slot)
+            }
+            return matched
+        }
     }
 
     /// Runs a DFA over the national digits: in full, or (`prefix`) until it accepts.
