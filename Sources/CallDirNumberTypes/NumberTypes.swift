@@ -47,6 +47,16 @@ public enum NumberTypes {
     /// `is_valid_number` says it is not valid.
     public static func type(ofE164 number: Int64) -> NumberType? {
         guard number > 0, let code = CountryTable.callingCode(ofE164: number) else { return nil }
+        if number < 10_000_000_000_000_000 { return walk.type(ofE164: number, code: code) }
+        return slowType(ofE164: number, code: code)
+    }
+
+    /// The tables laid out for the walk (`TypeWalk`), built once.
+    static let walk = TypeWalk(dfa: dfa, rows: rows)
+
+    /// The same verdict for numbers of 17 to 19 digits (none is valid E.164, but the
+    /// reference decides them too), which do not fit `E164Digits`: the rows read as generated.
+    static func slowType(ofE164 number: Int64, code: Int) -> NumberType? {
         let national = NationalDigits(number, code: code)
         // region_code_for_number: the first region whose leading digits match, or that gives
         // the number a type; the number is then valid when that region gives it a type.
@@ -131,4 +141,24 @@ public enum NumberType: String, CaseIterable, Sendable {
     case pager
     case uan
     case voicemail
+}
+
+extension NumberType {
+    /// The type's position in `allCases`, for tables indexed by type.
+    @inline(__always)
+    public var index: Int {
+        switch self {
+        case .fixedLine: 0
+        case .mobile: 1
+        case .fixedLineOrMobile: 2
+        case .tollFree: 3
+        case .premiumRate: 4
+        case .sharedCost: 5
+        case .voip: 6
+        case .personal: 7
+        case .pager: 8
+        case .uan: 9
+        case .voicemail: 10
+        }
+    }
 }

@@ -27,7 +27,8 @@ struct InspectCommand: ParsableCommand {
                 out.write((json ? delta.infoJSON.rendered() : delta.infoText) + "\n")
             } else {
                 let index = try CallDirIndex(file: file)
-                out.write((json ? index.infoJSON.rendered() : index.infoText) + "\n")
+                let types = try IndexTypeCounts(index)
+                out.write((json ? index.infoJSON(types: types).rendered() : index.infoText(types: types)) + "\n")
             }
         } catch { throw Terminal.fail(error) }
         guard out.close() else { throw ExitCode(2) }

@@ -133,4 +133,25 @@ struct CompileLookupCLITests {
         #expect(object?["blockedRangeNumbers"] as? Int == 10_000)
         #expect(object?["buildTime"] as? String == "2026-01-01T00:00:00Z")
     }
+
+    /// Issue 33: `inspect` counts the numbers stored one by one per libphonenumber type (types
+    /// as phonenumbers 9.0.43's `number_type` gives them), invalid ones apart; ranges untyped.
+    @Test("inspect counts numbers per type, text and --json")
+    func inspectTypes() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let index = scratch.file("i.calldir")
+        // fixed line or mobile (US), toll-free, CH mobile, CH possible but not valid, a range
+        let block = scratch.write("b.txt", "14085555555\n18005555555\n+41791234567\n+41991234567\n1900555####\n")
+        let identify = scratch.write("i.txt", "+441234567890\tGB fixed line\n")
+        #expect(try CLI.run(["compile", "-q", "--block", block, "--identify", identify, "-o", index]).status == 0)
+        let json = try CLI.run(["inspect", "--json", index])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["numbersByType"] as? [String: Int]
+                == ["fixed-line": 1, "mobile": 1, "fixed-line-or-mobile": 1, "toll-free": 1, "invalid": 1])
+        let text = try CLI.run(["inspect", index]).stdout
+        #expect(text.contains("types            fixed-line 1, mobile 1, fixed-line-or-mobile 1, toll-free 1, invalid 1 "
+                              + "(numbers stored one by one; ranges are not typed)\n"), "\(text)")
+    }
 }
+

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
+@testable import CallDirNumberTypes
 import CallDirReader
 import TestSupport
 
@@ -51,5 +52,39 @@ struct NumberTypeFilterTests {
         #expect(summary.blockedNumbers == 3)
         #expect(summary.rejected["not-valid"] == 2 && summary.rejected["excluded-type"] == 3)
         #expect(summary.numbersByType.map { "\($0.type) \($0.count)" } == ["fixed-line-or-mobile 1", "mobile 2"])
+    }
+
+    /// `inspect` counts the stored numbers by type (issue 33 item 3), invalid ones apart: the
+    /// format stores no type, so they are computed from the same tables.
+    @Test func inspectCountsTypes() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = folder.write("b.txt", Self.rows)
+        let output = folder.file("b.calldir")
+        _ = try compile(block: [list], output: output) { $0.sort = true }
+        let counts = try IndexTypeCounts(CallDirIndex(path: output))
+        #expect(counts.byType.map { "\($0.type) \($0.count)" }
+                == ["fixedLine 1", "mobile 2", "fixedLineOrMobile 1", "tollFree 2"])
+        #expect(counts.invalid == 2)
+        #expect(counts.json.rendered() == #"{"fixed-line":1,"mobile":2,"fixed-line-or-mobile":1,"toll-free":2,"invalid":2}"#)
+    }
+
+    /// The walk over the packed tables (`TypeWalk`) gives the verdict of the rows as generated
+    /// (`slowType`) for every kind of number, valid or not, of every calling code and length.
+    @Test func fastWalkAgreesWithTheGeneratedRows() {
+        var seed: UInt64 = 33
+        func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 11 }
+        let codes = (1..<1000).filter { !NumberTypes.byCode[$0].isEmpty }
+        var valid = 0
+        for _ in 0..<200_000 {
+            var number = Int64(codes[Int(next() % UInt64(codes.count))])
+            for _ in 0..<(3 + next() % 13) { number = number * 10 + Int64(next() % 10) }  // up to 18 digits: both paths
+            guard let code = CountryTable.callingCode(ofE164: number) else { continue }
+            let fast = NumberTypes.type(ofE164: number)
+            #expect(fast == NumberTypes.slowType(ofE164: number, code: code), "\(number)")
+            if fast != nil { valid += 1 }
+        }
+        #expect(valid > 1_000)  // the corpus reaches the types, not only the rejections
+        #expect(NumberType.allCases.enumerated().allSatisfy { $0.offset == $0.element.index })
     }
 }

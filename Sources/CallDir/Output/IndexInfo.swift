@@ -16,7 +16,10 @@ extension CallDirIndex {
         return entries == 0 ? 0 : Double(file.bytes.count) / Double(entries)
     }
 
-    public var infoJSON: JSONValue {
+    public var infoJSON: JSONValue { infoJSON(types: nil) }
+
+    /// `inspect --json`, with the counts per type when computed (`IndexTypeCounts`).
+    public func infoJSON(types: IndexTypeCounts?) -> JSONValue {
         let m = metadata
         return .object([
             ("path", .string(path)),
@@ -35,6 +38,7 @@ extension CallDirIndex {
             ("labels", .int(Int64(labelCount))),
             ("deviceEntries", .int(m.deviceEntries)),
             ("bytesPerEntry", .double(bytesPerEntry)),
+        ] + (types.map { [("numbersByType", $0.json)] } ?? []) + [
             ("sections", .array(sectionLayout.map {
                 .object([("name", .string($0.name)), ("offset", .int(Int64($0.offset))), ("bytes", .int(Int64($0.length)))])
             })),
@@ -53,7 +57,10 @@ extension CallDirIndex {
         return " (\(roundedText(bytesPerEntry)) bytes/number)"
     }
 
-    public var infoText: String {
+    public var infoText: String { infoText(types: nil) }
+
+    /// `inspect`, with the counts per type when computed (`IndexTypeCounts`).
+    public func infoText(types: IndexTypeCounts?) -> String {
         let m = metadata
         var lines = [
             "index            \(path)",
@@ -67,6 +74,7 @@ extension CallDirIndex {
             "labels           \(formatCount(labelCount))",
             "in both kinds    \(counted(m.numbersInBoth, "number"))",
             "device entries   \(formatCount(m.deviceEntries)) (what a CallKit extension would load)",
+        ] + (types.map { [$0.text] } ?? []) + [
             "sections",
         ]
         for s in sectionLayout {
