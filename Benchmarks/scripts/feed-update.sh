@@ -10,17 +10,22 @@
 # LABELLED=1: the list is COUNT - LABELS blocked numbers plus LABELS (default 1,000,000)
 # labelled ones (labels-corpus.py, 10% distinct labels, Faker; issue 34 item 9), both with 1%
 # churn a day. Run from the package root. BUILD=debug uses the debug build (default: release,
-# static).
+# static). BIN=DIR runs the executables in DIR instead (another build, e.g. a before/after
+# pair), building nothing.
 set -eu
 export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 COUNT=${COUNT:-10000000}
 BUILD=${BUILD:-release}
 LABELLED=${LABELLED:-0}
 LABELS=${LABELS:-1000000}
-out=Benchmarks/out/feed
+out=${OUT:-Benchmarks/out/feed}
 rm -rf "$out" && mkdir -p "$out"
-[ "$BUILD" = release ] && swift build -c release >/dev/null
-bin=$(pwd)/.build/$BUILD
+if [ -n "${BIN:-}" ]; then
+    bin=$BIN
+else
+    [ "$BUILD" = release ] && swift build -c release >/dev/null
+    bin=$(pwd)/.build/$BUILD
+fi
 measure() {  # label, command...: prints wall seconds and peak RSS
     label=$1; shift
     /usr/bin/time -f "$label %e s %M KB" "$@" 2>&1 >/dev/null | grep "^$label"
