@@ -23,6 +23,10 @@ public enum Patcher {
                                path: delta.path)
         }
         let writer = try IndexWriter(destination: output)
+        // What the patch read of OLD and the delta beyond their number blocks (which the
+        // cursors drop as they go): label blocks, directories, ranges. Dropped once done, so a
+        // caller that verifies the result next (`calldir update`) does not hold them too.
+        defer { old.file.release(0..<old.file.bytes.count); delta.file.release(0..<delta.file.bytes.count) }
         do {
             let labels = LabelCollector(temporaryFolder: temporaryFolder)
             var blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
