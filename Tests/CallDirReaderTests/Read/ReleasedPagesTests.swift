@@ -20,7 +20,8 @@ struct ReleasedPagesTests {
     /// Resident bytes of the mapping `file` reads through, or nil where smaps is unavailable.
     static func residentBytes(of file: MappedFile) -> Int? {
         guard let base = file.bytes.baseAddress,
-              let smaps = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8) else { return nil }
+              let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile(),  // size 0 to stat
+              let smaps = String(data: data, encoding: .utf8) else { return nil }
         let start = String(UInt(bitPattern: base), radix: 16) + "-"
         var inMapping = false
         for line in smaps.split(separator: "\n") {
