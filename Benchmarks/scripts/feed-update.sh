@@ -7,25 +7,48 @@
 #    downloaded against the delta's size and the full index, wall time and peak RSS; beside it
 #    the process floor (`calldir-serve keygen`, the same executable doing almost nothing) and
 #    `calldir patch` of the same delta alone (the patch's share of update's RSS).
-# Run from the package root. BUILD=debug uses the debug build (default: release, static).
+# LABELLED=1: the list is COUNT - LABELS blocked numbers plus LABELS (default 1,000,000)
+# labelled ones (labels-corpus.py, 10% distinct labels, Faker; issue 34 item 9), both with 1%
+# churn a day. Run from the package root. BUILD=debug uses the debug build (default: release,
+# static). BIN=DIR runs the executables in DIR instead (another build, e.g. a before/after
+# pair), building nothing.
 set -eu
 export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
 COUNT=${COUNT:-10000000}
 BUILD=${BUILD:-release}
-out=Benchmarks/out/feed
+LABELLED=${LABELLED:-0}
+LABELS=${LABELS:-1000000}
+out=${OUT:-Benchmarks/out/feed}
 rm -rf "$out" && mkdir -p "$out"
-[ "$BUILD" = release ] && swift build -c release >/dev/null
-bin=$(pwd)/.build/$BUILD
+if [ -n "${BIN:-}" ]; then
+    bin=$BIN
+else
+    [ "$BUILD" = release ] && swift build -c release >/dev/null
+    bin=$(pwd)/.build/$BUILD
+fi
 measure() {  # label, command...: prints wall seconds and peak RSS
     label=$1; shift
     /usr/bin/time -f "$label %e s %M KB" "$@" 2>&1 >/dev/null | grep "^$label"
 }
 $bin/calldir keygen -o "$out/feed.key" > "$out/feed.pub" 2>/dev/null
-python3 Benchmarks/scripts/churn.py "$COUNT" "$out/day1.txt" "$out/unused.txt"
+blocked=$COUNT
+if [ "$LABELLED" = 1 ]; then
+    blocked=$((COUNT - LABELS))
+    corpus=$(python3 Benchmarks/scripts/labels-corpus.py --count "$LABELS" --distinct 0.1 \
+        -o Benchmarks/.corpus/feed-labels-$LABELS.csv)
+    cp "$corpus" "$out/day1.csv"
+fi
+python3 Benchmarks/scripts/churn.py "$blocked" "$out/day1.txt" "$out/unused.txt"
 rm "$out/unused.txt"
 for day in 1 2 3 4 5 6 7 8; do
-    [ $day -gt 1 ] && python3 Benchmarks/scripts/feed-chain.py $day "$out/day$((day - 1)).txt" "$out/day$day.txt"
-    $bin/calldir compile -q --block "$out/day$day.txt" -o "$out/day$day.calldir"
+    identify=
+    if [ $day -gt 1 ]; then
+        python3 Benchmarks/scripts/feed-chain.py $day "$out/day$((day - 1)).txt" "$out/day$day.txt"
+        [ "$LABELLED" = 1 ] && python3 Benchmarks/scripts/feed-chain.py $day "$out/day$((day - 1)).csv" "$out/day$day.csv"
+    fi
+    [ "$LABELLED" = 1 ] && identify="--identify $out/day$day.csv"
+    # shellcheck disable=SC2086  # $identify is two words or none
+    $bin/calldir compile -q --block "$out/day$day.txt" $identify -o "$out/day$day.calldir"
     if [ $day -eq 8 ]; then
         measure "diff day 7 -> 8" $bin/calldir diff -q "$out/day7.calldir" "$out/day8.calldir" -o "$out/one.delta"
         # The same publish with every delta diffed (as before deltas were composed): a copy of

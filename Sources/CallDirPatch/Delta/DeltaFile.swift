@@ -109,6 +109,9 @@ public final class DeltaFile {
     /// The exact blocked numbers the delta removes (or adds), ascending (the feed's publisher composes deltas).
     package func blockedCursor(removed: Bool) -> NumberCursor { cursor(removed ? removedBlocked : addedBlocked) }
 
+    /// The identified numbers the delta removes (or adds: new numbers and new labels), ascending.
+    package func identifiedCursor(removed: Bool) -> NumberCursor { cursor(removed ? removedIdentified : addedIdentified) }
+
     package func label(_ ref: UInt32, into text: inout [UInt8]) throws {
         try labels.bytes(of: ref, check: !isVerified, path: path, into: &text)
     }

@@ -5,7 +5,7 @@ import CallDirReader
 public enum Differ {
     public static func diff(old: CallDirIndex, new: CallDirIndex, output: String,
                             temporaryFolder: String) throws -> DeltaSummary {
-        try diff(old: old, new: new, output: output, temporaryFolder: temporaryFolder, blocked: nil)
+        try diff(old: old, new: new, output: output, temporaryFolder: temporaryFolder, known: nil)
     }
 
     /// Exact blocked numbers OLD -> NEW a caller already has as sorted change sets (the feed's
@@ -13,15 +13,20 @@ public enum Differ {
     package struct KnownChanges {
         package var removed: ((Int64) throws -> Void) throws -> Void
         package var added: ((Int64) throws -> Void) throws -> Void
-        package init(removed: @escaping ((Int64) throws -> Void) throws -> Void, added: @escaping ((Int64) throws -> Void) throws -> Void) {
-            (self.removed, self.added) = (removed, added)
+        /// A new check per pass, asked (ascending) whether an identified number both indexes
+        /// hold may have another label; false skips decoding both texts (`NumberMerge`).
+        package var identifiedMayDiffer: (() -> (Int64) throws -> Bool)?
+        package init(removed: @escaping ((Int64) throws -> Void) throws -> Void, added: @escaping ((Int64) throws -> Void) throws -> Void,
+                     identifiedMayDiffer: (() -> (Int64) throws -> Bool)? = nil) {
+            (self.removed, self.added, self.identifiedMayDiffer) = (removed, added, identifiedMayDiffer)
         }
     }
 
-    /// With `blocked`, the blocked sections come from it instead of a merge of the indexes;
-    /// everything else (and so every byte, for the same change sets) is as `diff` writes it.
+    /// With `known`, the blocked sections come from it instead of a merge of the indexes (and
+    /// its `identifiedMayDiffer` spares label texts); everything else (and so every byte, for
+    /// the same change sets) is as `diff` writes it.
     package static func diff(old: CallDirIndex, new: CallDirIndex, output: String, temporaryFolder: String,
-                             blocked: KnownChanges?) throws -> DeltaSummary {
+                             known: KnownChanges?) throws -> DeltaSummary {
         // Patch rebuilds NEW as this calldir compiles; an older format's bytes it cannot match.
         let current = "\(IndexFormat.majorVersion).\(IndexFormat.minorVersion)"
         guard new.formatVersion == current else {
@@ -42,25 +47,25 @@ public enum Differ {
             let labels = LabelCollector(temporaryFolder: temporaryFolder, sharedLimit: 0)
             // One section at a time: removals in one pass, additions in another.
             summary.removedBlocked = try writeSet(.removedBlockedNumbers, .removedBlockedDirectory, writer: writer) { encoder in
-                if let blocked { return try blocked.removed { try encoder.append($0) } }
+                if let known { return try known.removed { try encoder.append($0) } }
                 try NumberMerge.forEachChange(old: old, new: new, identified: false) { change in
                     if case .removed(let n) = change { try encoder.append(n) }
                 }
             }
             summary.addedBlocked = try writeSet(.addedBlockedNumbers, .addedBlockedDirectory, writer: writer) { encoder in
-                if let blocked { return try blocked.added { try encoder.append($0) } }
+                if let known { return try known.added { try encoder.append($0) } }
                 try NumberMerge.forEachChange(old: old, new: new, identified: false) { change in
                     if case .added(let n, _) = change { try encoder.append(n) }
                 }
             }
             summary.removedIdentified = try writeSet(.removedIdentifiedNumbers, .removedIdentifiedDirectory, writer: writer) { encoder in
-                try NumberMerge.forEachChange(old: old, new: new, identified: true) { change in
+                try NumberMerge.forEachChange(old: old, new: new, identified: true, mayDiffer: known?.identifiedMayDiffer?()) { change in
                     if case .removed(let n) = change { try encoder.append(n) }
                 }
             }
             summary.addedIdentified = try writeSet(.addedIdentifiedNumbers, .addedIdentifiedDirectory, withLabels: true,
                                                    writer: writer) { encoder in
-                try NumberMerge.forEachChange(old: old, new: new, identified: true) { change in
+                try NumberMerge.forEachChange(old: old, new: new, identified: true, mayDiffer: known?.identifiedMayDiffer?()) { change in
                     if case .added(let n, let label) = change { try encoder.append(n, label: labels.ref(for: label!)) }
                 }
             }

@@ -23,6 +23,7 @@ public enum Patcher {
                                path: delta.path)
         }
         let writer = try IndexWriter(destination: output)
+        defer { dropPages(old, delta) }
         do {
             let labels = LabelCollector(temporaryFolder: temporaryFolder)
             var blocked = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
@@ -31,6 +32,7 @@ public enum Patcher {
             var identified = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
             try merge(old: old, delta: delta, identified: true) { n, label in try identified.append(n, label: labels.ref(for: label!)) }
             try identified.finish()
+            dropPages(old, delta)  // OLD's label blocks, before the new labels are written (the peak)
             try blocked.writeDirectory(kind: .blockedDirectory, pages: .blockedDirectoryPages)
             try identified.writeDirectory(kind: .identifiedDirectory, pages: .identifiedDirectoryPages)
             let blockSegments = try patchedRanges(old.blockedRangeList, removed: delta.rangeList(delta.removedBlockedRanges),
@@ -61,6 +63,15 @@ public enum Patcher {
             writer.discard()
             throw error
         }
+    }
+
+    /// Drops what the patch read of OLD and the delta beyond their number blocks (which the
+    /// cursors drop as they go) from resident memory: label blocks, directories, ranges (1M
+    /// labels: several MiB). A caller that verifies the result next (`calldir update`) does
+    /// not hold them too; a later read maps them in again.
+    private static func dropPages(_ old: CallDirIndex, _ delta: DeltaFile) {
+        old.file.release(0..<old.file.bytes.count)
+        delta.file.release(0..<delta.file.bytes.count)
     }
 
     /// OLD's numbers of one kind without the delta's removals, with its additions, ascending.
