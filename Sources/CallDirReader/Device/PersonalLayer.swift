@@ -70,9 +70,6 @@ public struct PersonalLayer: Equatable, Sendable {
                 throw CallDirError(.badInput, error.message, path: path, line: lineNumber)
             }
         }
-        if let overlap = Self.firstOverlap(labels.map(\.numbers)) {
-            throw CallDirError(.badInput, "two labels cover \(overlap): give each number one label", path: path)
-        }
     }
 
     struct RuleError: Error { var message: String }
@@ -92,6 +89,9 @@ public struct PersonalLayer: Equatable, Sendable {
             blocked.append(numbers)
         case "label":
             guard let extra, !extra.isEmpty else { throw RuleError(message: "label needs \"; TEXT\" after the number") }
+            if let other = labels.first(where: { $0.numbers.first <= numbers.last && numbers.first <= $0.numbers.last }) {
+                throw RuleError(message: "\(Self.field(numbers)) overlaps the label \"\(other.text)\" of \(Self.field(other.numbers)): give each number one label")
+            }
             labels.append(Label(numbers, text: String(extra)))
         default:
             throw RuleError(message: "unknown verb \"\(verb)\": allow, block or label")
@@ -111,15 +111,6 @@ public struct PersonalLayer: Equatable, Sendable {
             throw RuleError(message: "\"\(text)\": an allowance ends with \"; until SECONDS\" (Unix time, UTC)")
         }
         return seconds
-    }
-
-    /// The first overlap among `ranges`, or nil.
-    static func firstOverlap(_ ranges: [NumberRange]) -> NumberRange? {
-        let sorted = ranges.sorted()
-        for (a, b) in zip(sorted, sorted.dropFirst()) where b.first <= a.last {
-            return NumberRange(first: b.first, last: min(a.last, b.last))
-        }
-        return nil
     }
 
     /// The layer in the text format, which `init(parsing:)` reads back to an equal layer.
