@@ -1,8 +1,10 @@
 /// A change of the user's layer (an edit, a contact added or removed, an allowance expired)
 /// over the same index: the device holds list ⊕ `old` completely, and one incremental request
-/// brings it to list ⊕ `new` by sending only the entries that differ. Only numbers some rule of
-/// either overlay touches can differ, so both merged streams are compared over those spans
-/// alone (a seek each), never over the whole list.
+/// brings it to list ⊕ `new` by sending only the entries that differ. Only numbers under a rule
+/// one overlay has and the other lacks can differ (`differingSpans`), so both merged streams
+/// are compared over those spans alone (a seek each), never over the whole list. A change
+/// larger than a request (`count` above the request size: a new allowance of a million-number
+/// prefix) is sent as a complete load of list ⊕ `new` instead.
 ///
 /// The request removes (blocking, then identification), then adds (blocking, then
 /// identification), each ascending: one switch from removing to adding, and a relabelled
@@ -24,13 +26,15 @@ public struct PersonalChange {
     public var count: Int { (Array(removals.values) + Array(additions.values)).reduce(0) { $0 + $1.count } }
 
     public init(index: CallDirIndex, from old: PersonalOverlay, to new: PersonalOverlay) throws {
-        let spans = PersonalOverlay.union(old.touched + new.touched)
+        let spans = new.differingSpans(from: old)
         for kind in DeviceEntryKind.allCases {
             var gone: [Entry] = []
             var come: [Entry] = []
+            let oldStream = PersonalMergeStream(list: DeviceEntryStream(index: index, kind: kind, releasingPages: false), overlay: old)
+            let newStream = PersonalMergeStream(list: DeviceEntryStream(index: index, kind: kind, releasingPages: false), overlay: new)
             for span in spans {
-                let before = try Self.entries(index, old, kind, span)
-                let after = try Self.entries(index, new, kind, span)
+                let before = try Self.entries(oldStream, span)
+                let after = try Self.entries(newStream, span)
                 Self.diff(before, after, removals: &gone, additions: &come)
             }
             removals[kind] = gone
@@ -38,10 +42,9 @@ public struct PersonalChange {
         }
     }
 
-    /// The entries of `kind` within `span` of list ⊕ `overlay`, ascending.
-    static func entries(_ index: CallDirIndex, _ overlay: PersonalOverlay, _ kind: DeviceEntryKind,
-                        _ span: NumberRange) throws -> [Entry] {
-        let stream = PersonalMergeStream(list: DeviceEntryStream(index: index, kind: kind, releasingPages: false), overlay: overlay)
+    /// The entries of `stream` (list ⊕ an overlay, one kind) within `span`, ascending.
+    static func entries(_ stream: PersonalMergeStream, _ span: NumberRange) throws -> [Entry] {
+        let kind = stream.kind
         try stream.seek(after: span.first - 1)
         var entries: [Entry] = []
         while true {

@@ -29,7 +29,7 @@ public struct PersonalLayer: Equatable, Sendable {
     }
 
     /// The user's own label for `numbers`.
-    public struct Label: Equatable, Sendable {
+    public struct Label: Hashable, Sendable {
         public var numbers: NumberRange
         public var text: String
         public init(_ numbers: NumberRange, text: String) {

@@ -19,6 +19,7 @@ final class PersonalMergeStream: DeviceFeedSource {
     private let list: DeviceEntryStream
     private let overlay: PersonalOverlay
     private let personal: [(range: NumberRange, label: UInt32)]
+    private let personalRanges: [NumberRange]  // personal's ranges, for seeks
     private var listPos = 0  // into list.numbers
     private var listCount = 0
     private var personalIndex = 0
@@ -31,6 +32,7 @@ final class PersonalMergeStream: DeviceFeedSource {
         self.overlay = overlay
         kind = list.kind
         personal = overlay.entries(list.kind)
+        personalRanges = personal.map(\.range)
         numbers = .allocate(capacity: DeviceEntryStream.chunk)
         labelIDs = .allocate(capacity: DeviceEntryStream.chunk)
     }
@@ -46,9 +48,9 @@ final class PersonalMergeStream: DeviceFeedSource {
         try list.seek(after: number)
         listPos = 0
         listCount = 0
-        personalIndex = personal.firstIndex { $0.range.last > number } ?? personal.count
+        personalIndex = Self.firstIndex(personalRanges, endingAbove: number)
         if personalIndex < personal.count { personalNext = max(personal[personalIndex].range.first, number &+ 1) }
-        exceptionIndex = 0
+        exceptionIndex = Self.firstIndex(overlay.exceptions, endingAbove: number)
         lastNumber = number
     }
 
@@ -113,6 +115,16 @@ final class PersonalMergeStream: DeviceFeedSource {
                 personalNext = number + 1
             }
         }
+    }
+
+    /// The first of `ranges` (ascending, disjoint) whose last number is above `number`.
+    static func firstIndex(_ ranges: [NumberRange], endingAbove number: Int64) -> Int {
+        var (low, high) = (0, ranges.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if ranges[mid].last > number { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 
     /// Numbers only rise, so the exception cursor only moves forward.

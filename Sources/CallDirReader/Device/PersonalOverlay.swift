@@ -66,9 +66,17 @@ public struct PersonalOverlay: Equatable, Sendable {
         }
     }
 
-    /// All numbers whose entries this overlay may change, either kind: where two overlays'
-    /// loads can differ (`PersonalChange`).
-    var touched: [NumberRange] { exceptions + blocked + labels.map(\.numbers) }
+    /// Where list ⊕ `self` and list ⊕ `other` can differ: a number's entries depend only on
+    /// the list and the rules covering it, so only numbers under a rule one overlay has and the
+    /// other lacks (one contact added: that number alone). Ascending, disjoint.
+    func differingSpans(from other: PersonalOverlay) -> [NumberRange] {
+        func oneSided<T: Hashable>(_ a: [T], _ b: [T]) -> [T] {
+            let (inA, inB) = (Set(a), Set(b))
+            return a.filter { !inB.contains($0) } + b.filter { !inA.contains($0) }
+        }
+        return Self.union(oneSided(exceptions, other.exceptions) + oneSided(blocked, other.blocked)
+                          + oneSided(labels, other.labels).map(\.numbers))
+    }
 }
 
 extension PersonalOverlay {
