@@ -20,6 +20,7 @@ final class PersonalMergeStream: DeviceFeedSource {
     private let overlay: PersonalOverlay
     private let personal: [(range: NumberRange, label: UInt32)]
     private let personalRanges: [NumberRange]  // personal's ranges, for seeks
+    private let personalLabelBase: UInt32
     private var listPos = 0  // into list.numbers
     private var listCount = 0
     private var personalIndex = 0
@@ -31,7 +32,10 @@ final class PersonalMergeStream: DeviceFeedSource {
         self.list = list
         self.overlay = overlay
         kind = list.kind
-        personal = overlay.entries(list.kind)
+        // The index's label refs are shared ids below its shared count, or stream refs with the
+        // high bit set (`LabelRef`): the user's labels take the ids just above the shared ones.
+        personalLabelBase = UInt32(list.sharedLabelCount)
+        personal = overlay.entries(list.kind, labelBase: personalLabelBase)
         personalRanges = personal.map(\.range)
         numbers = .allocate(capacity: DeviceEntryStream.chunk)
         labelIDs = .allocate(capacity: DeviceEntryStream.chunk)
@@ -75,7 +79,8 @@ final class PersonalMergeStream: DeviceFeedSource {
 
     @usableFromInline
     func label(_ id: UInt32) throws -> String {
-        id >= PersonalOverlay.personalLabelBase ? overlay.labels[Int(id - PersonalOverlay.personalLabelBase)].text : try list.label(id)
+        let i = Int(id) - Int(personalLabelBase)
+        return !LabelRef.isStream(id) && i >= 0 ? overlay.labels[i].text : try list.label(id)
     }
 
     /// The next entry not under an exception, without consuming it; nil at the end.

@@ -18,9 +18,6 @@ public struct PersonalOverlay: Equatable, Sendable {
     /// The earliest expiry still ahead: when the app should load again.
     public let nextExpiry: Int64?
 
-    /// Label ids at and above this name `labels[id - personalLabelBase]`; below, the index's.
-    static let personalLabelBase: UInt32 = 0x8000_0000
-
     /// `contacts`: normalised numbers (`ContactsSource.numbers`); `now`: Unix seconds.
     public init(layer: PersonalLayer, contacts: [Int64] = [], now: Int64) {
         let live = layer.allowed.filter { $0.expiry.map { $0 > now } ?? true }
@@ -58,11 +55,11 @@ public struct PersonalOverlay: Equatable, Sendable {
         return result
     }
 
-    /// The personal entries of `kind` as (range, label id) ascending.
-    func entries(_ kind: DeviceEntryKind) -> [(range: NumberRange, label: UInt32)] {
+    /// The personal entries of `kind` as (range, label id) ascending; label i is id `base + i`.
+    func entries(_ kind: DeviceEntryKind, labelBase base: UInt32) -> [(range: NumberRange, label: UInt32)] {
         switch kind {
         case .blocking: return blocked.map { ($0, 0) }
-        case .identification: return labels.enumerated().map { ($0.element.numbers, Self.personalLabelBase + UInt32($0.offset)) }
+        case .identification: return labels.enumerated().map { ($0.element.numbers, base + UInt32($0.offset)) }
         }
     }
 
