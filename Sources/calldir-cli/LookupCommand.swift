@@ -23,6 +23,12 @@ struct LookupCommand: ParsableCommand {
         the answer says why: 'anonymous  unknown (not a number: anonymous)', in JSON \
         "valid":false with "reason" and "message".
 
+        With --personal FILE and/or --contacts FILE.vcf the answer is what a phone with the \
+        user's layer does (docs/CALLKIT.md, "The user's layer"): a contact or an allowed \
+        number rings ('unknown (exception)'), the user's blocks and labels apply \
+        ('(your block)', '(your label)'); --country is also the phone's region for the \
+        contacts and the layer.
+
         Exit status, like grep: 0 every answer is blocked or identified, 1 some answer is \
         not (unknown, or allowed although not a number), 2 an error (a missing or damaged \
         index, unreadable input, or stdout cannot be written), 64 bad usage.
@@ -32,6 +38,7 @@ struct LookupCommand: ParsableCommand {
           calldir lookup --json '+1 877 555 5555' 12125550000
           cut -f1 calls.tsv | calldir lookup --index spam.calldir - | paste calls.tsv -
           calldir lookup --anonymous block anonymous
+          calldir lookup --personal personal.txt --contacts contacts.vcf --country FR 0162000042
         """
     )
 
@@ -47,6 +54,9 @@ struct LookupCommand: ParsableCommand {
     @OptionGroup(title: "Caller IDs that are not numbers")
     var callerPolicy: CallerPolicyOptions
 
+    @OptionGroup(title: "The user's layer")
+    var personalOptions: PersonalOptions
+
     @Argument(help: ArgumentHelp("Numbers to look up, or '-' to read them from stdin.", valueName: "number"))
     var numbers: [String]
 
@@ -56,10 +66,48 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
+        if personalOptions.personal != nil || personalOptions.contacts != nil { return try runOnPhone() }
         var fast = FastLookup(index: index, country: country?.code, json: json, numbers: numbers)
         fast.lenient = callerPolicy.isLenient
         fast.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: callerPolicy.anonymous) ?? .allow,
                                      invalid: CallerIDAction(rawValue: callerPolicy.invalid) ?? .allow)
         fast.run(stream: { try $0.answerLines(path: "-") })  // exits with the documented status
+    }
+
+    /// The phone's answers: the list's, with the user's layer applied. Not the fast path: a
+    /// question about a few numbers.
+    func runOnPhone() throws {
+        var allListed = true
+        do {
+            guard let overlay = try personalOptions.overlay(country: country?.code) else { return }
+            let opened = try CallDirIndex(path: index ?? DefaultIndex.path)
+            let normalizer = try NumberNormalizer(country: country?.code, lenient: callerPolicy.isLenient)
+            var inputs = numbers
+            if inputs == ["-"] { inputs = []; while let line = readLine() { inputs.append(line) } }
+            var out = StdoutBuffer()
+            for input in inputs {
+                guard case .success(.number(let number)) = normalizer.normalize(input) else {
+                    out.write(input + "  unknown (not a number)\n")
+                    allListed = false
+                    continue
+                }
+                let (result, rules) = overlay.answer(try opened.lookup(number))
+                allListed = allListed && result.isListed
+                out.write(Self.phoneLine(result, rules))
+            }
+            out.flush()
+        } catch {
+            throw Terminal.fail(error)
+        }
+        if !allListed { throw ExitCode(1) }
+    }
+
+    static func phoneLine(_ result: LookupResult, _ rules: [PersonalOverlay.Rule]) -> String {
+        var line = "+\(result.number)  "
+        if result.blocked != nil { line += "blocked" }
+        if let label = result.label { line += (result.blocked == nil ? "" : ", ") + "identified: " + label }
+        if !result.isListed { line += "unknown" }
+        if !rules.isEmpty { line += " (" + rules.map(\.rawValue).joined(separator: ", ") + ")" }
+        return line + "\n"
     }
 }

@@ -5,6 +5,7 @@ import ArgumentParser
 import CallDir
 import CallDirLookup
 import CallDirReader
+import CallDirServeOptions
 import CallDirSimulator
 
 struct SimulateCommand: ParsableCommand {
@@ -34,6 +35,12 @@ struct SimulateCommand: ParsableCommand {
         'remove-all-blocking', 'remove-all-identification', and 'end', 'kill' or 'expire' to \
         finish a request. It prints each request's outcome and what the device holds.
 
+        With --personal FILE and/or --contacts FILE.vcf the device loads the list with the \
+        user's layer on top (docs/CALLKIT.md, "The user's layer"): contacts and allowed \
+        numbers (allowances not yet expired) are never blocked nor labelled, the user's \
+        blocks and labels are added; --country is the phone's region, for numbers written \
+        nationally. The check at the end counts the entries of list ⊕ layer.
+
         Exit status: 0 a device loads every entry; 1 a device would fail (the CallKit error \
         is printed); 2 an index cannot be read or is damaged; 64 bad usage.
 
@@ -41,6 +48,7 @@ struct SimulateCommand: ParsableCommand {
           calldir simulate --index fr.calldir --request-size 1999999
           calldir simulate --from fr-2025.calldir fr-2026.calldir
           calldir simulate --json
+          calldir simulate fr.calldir --personal personal.txt --contacts contacts.vcf --country FR
           calldir simulate --calls my-extension-calls.txt
         """
     )
@@ -65,11 +73,19 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Print the result as one JSON object.")
     var json = false
 
+    @OptionGroup(title: "The user's layer")
+    var personalOptions: PersonalOptions
+
+    @Option(help: ArgumentHelp("The phone's region: a calling code (1, 33, 41) or region (US, FR, CH) for numbers of --personal and --contacts written without one.",
+                               valueName: "code"))
+    var country: CountryOption?
+
     func validate() throws {
         if requestSize < 1 { throw ValidationError("--request-size must be at least 1.") }
         if index != nil, indexArgument != nil { throw ValidationError("Give the index once: --index or an argument, not both.") }
-        if calls != nil, index != nil || indexArgument != nil || from != nil {
-            throw ValidationError("--calls replays a script: give no index and no --from with it.")
+        if calls != nil, index != nil || indexArgument != nil || from != nil || personalOptions.personal != nil
+            || personalOptions.contacts != nil {
+            throw ValidationError("--calls replays a script: give no index, --from, --personal or --contacts with it.")
         }
     }
 
@@ -89,26 +105,30 @@ struct SimulateCommand: ParsableCommand {
         var previous: Previous?
         var steps: [LoadStep] = []
         var seconds = 0.0
+        var expected: Int64 = 0
         do {
             // Verified first: the feed's size and the end check rely on the metadata's derived
             // counts, which only a verify compares with the sections (a forged range record
             // would otherwise feed 10^14 numbers for hours).
             opened = try CallDirIndex(path: path, verify: true)
+            let overlay = try personalOptions.overlay(country: country?.code)
+            expected = try overlay?.deviceEntries(opened) ?? opened.metadata.deviceEntries
             var committed: LoadCheckpoint?
             if let from {
                 let old = try CallDirIndex(path: from, verify: true)
-                let loaded = try Self.drive(DeviceLoader(index: old, requestSize: requestSize), simulator, from: nil)
+                let loaded = try Self.drive(DeviceLoader(index: old, requestSize: requestSize, overlay: overlay), simulator, from: nil)
                 previous = Previous(index: old, path: from, requests: loaded.steps.count, failure: simulator.history.last?.failure)
                 committed = loaded.steps.last?.checkpoint
             }
             if previous?.failure == nil {
-                let loader = try DeviceLoader(index: opened, previous: previous?.index, requestSize: requestSize)
+                let loader = try DeviceLoader(index: opened, previous: previous?.index, requestSize: requestSize,
+                                              overlay: overlay)
                 (steps, seconds) = try Self.drive(loader, simulator, from: committed)
             }
         } catch {
             throw Terminal.fail(error)
         }
-        let run = Run(index: opened, path: path, requestSize: requestSize, previous: previous, steps: steps,
+        let run = Run(index: opened, path: path, expected: expected, requestSize: requestSize, previous: previous, steps: steps,
                       reports: Array(simulator.history.suffix(steps.count)), onDevice: simulator.entryCount,
                       storedRuns: simulator.storedRunCount, seconds: seconds, peakBytes: Self.peakMemory())
         var out = StdoutBuffer()
@@ -165,6 +185,8 @@ private struct Previous {
 private struct Run {
     let index: CallDirIndex
     let path: String
+    /// Device entries of the index, with the user's layer when there is one.
+    let expected: Int64
     let requestSize: Int
     let previous: Previous?
     let steps: [LoadStep]
@@ -174,7 +196,6 @@ private struct Run {
     let seconds: Double
     let peakBytes: Int64
 
-    var expected: Int64 { index.metadata.deviceEntries }
     var failure: CallKitSimulator.Failure? { reports.last?.failure }
     /// Per kind: entries removed, entries added, over every request.
     var removals: (blocking: Int, identification: Int) {

@@ -101,7 +101,8 @@ struct PlatformSeamTests {
                 .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("//") }
             let opening = lines.first ?? ""
-            #expect(opening.hasPrefix("#if canImport(CallKit)") || opening.hasPrefix("#if canImport(BackgroundTasks)"), "\(file): starts with \(opening)")
+            #expect(["#if canImport(CallKit)", "#if canImport(BackgroundTasks)", "#if canImport(Contacts)"].contains { opening.hasPrefix($0) },
+                    "\(file): starts with \(opening)")
             #expect(lines.last == "#endif", "\(file): code after the closing #endif")
             #expect(lines.dropFirst().filter { $0.hasPrefix("#if") }.isEmpty, "\(file): one platform branch only")
         }

@@ -41,6 +41,9 @@ package final class DeviceEntryStream {
     private let labelCache: UnsafeMutablePointer<String?>
     private let labelCacheCount: Int
 
+    /// How many shared labels the index has: their refs are 0..<sharedLabelCount (`LabelRef`).
+    var sharedLabelCount: Int { labels.sharedCount }
+
     /// Decoded labels kept (identification): enough for every list seen, bounded for memory.
     static let labelCacheLimit = 4096
 

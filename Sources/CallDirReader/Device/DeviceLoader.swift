@@ -28,18 +28,25 @@ public struct DeviceLoader {
     /// The index an update starts from (the one the device held), or nil: complete loads only.
     public let previous: CallDirIndex?
     public let requestSize: Int
+    /// The user's layer and contacts, applied to every entry fed (nil: the list as it is).
+    public let overlay: PersonalOverlay?
 
     /// Throws `.usage` when `requestSize` is below 1. Sizes above
     /// `CallKitLimits.maxEntriesPerRequest` are accepted (`CallKitSimulator` shows why not).
     /// `previous` enables updates from that index to `index` (removals and additions both
-    /// count toward `requestSize`).
-    public init(index: CallDirIndex, previous: CallDirIndex? = nil, requestSize: Int = DeviceLoader.defaultRequestSize) throws {
+    /// count toward `requestSize`). `overlay`: the user's layer merged with the list
+    /// (`PersonalMergeStream`); with one, loads are complete loads of list ⊕ layer (the
+    /// list-update path does not know the layer yet), and a change of the layer is sent by
+    /// `PersonalChange`.
+    public init(index: CallDirIndex, previous: CallDirIndex? = nil, requestSize: Int = DeviceLoader.defaultRequestSize,
+                overlay: PersonalOverlay? = nil) throws {
         guard requestSize >= 1 else {
             throw CallDirError(.usage, "request size \(requestSize): give at least 1 (CallKit takes at most 1,999,999 entries per request)")
         }
         self.index = index
         self.previous = previous
         self.requestSize = requestSize
+        self.overlay = overlay
     }
 
     /// Feeds one request into `context`, resuming from the committed checkpoint (nil: none, or
@@ -49,7 +56,7 @@ public struct DeviceLoader {
     public func loadRequest<C: CallDirectoryContext>(into context: C, resumingFrom checkpoint: LoadCheckpoint?) throws -> LoadStep {
         var next = LoadCheckpoint(index: index)
         var kind = RequestKind.complete
-        if let checkpoint, let previous, let start = updateStart(checkpoint, previous: previous) {
+        if let checkpoint, let previous, overlay == nil, let start = updateStart(checkpoint, previous: previous) {
             // A fresh update that would send more changes than NEW's entries: a complete load.
             let entries = index.metadata.deviceEntries
             let costly = try checkpoint.update == nil && changeCount(from: previous, upTo: entries) > entries
@@ -61,21 +68,37 @@ public struct DeviceLoader {
         var step = LoadStep(kind: kind, checkpoint: next)
         var budget = requestSize
         if !next.blockingFinished {
-            let stream = try makeStream(.blocking, after: next.lastBlockingNumber)
-            step.blockingEntries = try Self.feed(stream, into: context, limit: budget)
-            budget -= step.blockingEntries
-            next.lastBlockingNumber = stream.lastNumber
-            next.blockingFinished = try stream.atEnd()
+            let fed = try feedKind(.blocking, after: next.lastBlockingNumber, into: context, limit: budget)
+            step.blockingEntries = fed.entries
+            budget -= fed.entries
+            next.lastBlockingNumber = fed.last
+            next.blockingFinished = fed.finished
         }
         if next.blockingFinished, !next.identificationFinished {
-            let stream = try makeStream(.identification, after: next.lastIdentificationNumber)
-            step.identificationEntries = try Self.feed(stream, into: context, limit: budget)
-            next.lastIdentificationNumber = stream.lastNumber
-            next.identificationFinished = try stream.atEnd()
+            let fed = try feedKind(.identification, after: next.lastIdentificationNumber, into: context, limit: budget)
+            step.identificationEntries = fed.entries
+            next.lastIdentificationNumber = fed.last
+            next.identificationFinished = fed.finished
         }
         next.countFed(step.blockingEntries + step.identificationEntries)
         step.checkpoint = next
         return step
+    }
+
+    /// Feeds up to `limit` entries of `kind` after `number`, the overlay applied when there is
+    /// one; returns how many, the last number fed and whether the kind is finished.
+    @inlinable
+    func feedKind<C: CallDirectoryContext>(_ kind: DeviceEntryKind, after number: Int64, into context: C,
+                                           limit: Int) throws -> (entries: Int, last: Int64, finished: Bool) {
+        let stream = try makeStream(kind, after: number)
+        guard let overlay else {
+            let entries = try Self.feed(stream, into: context, limit: limit)
+            return (entries, stream.lastNumber, try stream.atEnd())
+        }
+        let merged = PersonalMergeStream(list: stream, overlay: overlay)
+        try merged.seek(after: number)
+        let entries = try Self.feed(merged, into: context, limit: limit)
+        return (entries, merged.lastNumber, try merged.atEnd())
     }
 
     @usableFromInline

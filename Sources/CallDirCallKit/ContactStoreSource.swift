@@ -1,0 +1,36 @@
+#if canImport(Contacts)
+import CallDirReader
+import Contacts
+
+/// The user's contacts from `CNContactStore`: every phone number of every unified contact, as
+/// written (`PersonalOverlay` takes them normalised with the phone's region:
+/// `numbers(normalizer:skipped:)`). Needs the Contacts permission (`NSContactsUsageDescription`
+/// in the app's Info.plist); without it, `forEachPhoneNumber` throws the store's error.
+/// Observe `CNContactStoreDidChangeNotification` and send the change (`PersonalChange`) when
+/// the numbers differ from the ones the device holds (docs/CALLKIT.md, "The user's layer").
+public struct ContactStoreSource: ContactsSource {
+    public let store: CNContactStore
+
+    public init(store: CNContactStore = CNContactStore()) {
+        self.store = store
+    }
+
+    public func forEachPhoneNumber(_ body: (String) throws -> Void) throws {
+        let request = CNContactFetchRequest(keysToFetch: [CNContactPhoneNumbersKey as CNKeyDescriptor])
+        request.unifyResults = true
+        var failure: Error?
+        try store.enumerateContacts(with: request) { contact, stop in
+            for labelled in contact.phoneNumbers {
+                do {
+                    try body(labelled.value.stringValue)
+                } catch {
+                    failure = error
+                    stop.pointee = true
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+}
+#endif
