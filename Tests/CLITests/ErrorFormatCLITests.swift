@@ -102,6 +102,34 @@ struct ErrorFormatCLITests {
         #expect(annotations.map { $0.properties["line"] } == ["2", "4", "6"])
     }
 
+    /// Issue 39 item 7: the fast plain-number path and the sort keep no row text, so the report
+    /// reads the row again from its file (before, `2015550099` under --country 1 was shown as
+    /// 12015550099, as if the list had written it so).
+    @Test("github and json: plain digits read with --country 1, and rows met again after --sort, show the row as written")
+    func plainDigitsAsWritten() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let path = scratch.write("us.txt", "2015550100\n2015550099\n2015550101\n12015550101\n")
+        let github = try CLI.run(["compile", "--check", "--country", "1", "--error-format", "github", "--block", path])
+        #expect(github.status == 1, "\(github.stderr)")
+        #expect(github.stderr.split(separator: "\n").map(String.init).compactMap(Self.parse).map(\.message) == [
+            "'2015550099' (12015550099) is not above 12015550100 (line 1): entries out of order (CallKit error 3); --sort accepts any order",
+            "12015550101 repeats line 3: duplicate entries (CallKit error 4); --dedupe keeps one of each",
+        ], "\(github.stderr)")
+        let json = try CLI.run(["compile", "--check", "--country", "1", "--error-format", "json", "--block", path])
+        let messages = json.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["message"] as? String
+        }
+        #expect(messages.first?.hasPrefix("'2015550099' (12015550099) is not above") == true, "\(json.stderr)")
+
+        let sorted = scratch.write("sorted.txt", "(201) 555-0102\n2015550100\n+1 201 555 0102\n")
+        let repeats = try CLI.run(["compile", "--check", "--country", "1", "--sort", "--error-format", "github", "--block", sorted])
+        #expect(repeats.status == 1, "\(repeats.stderr)")
+        #expect(repeats.stderr.split(separator: "\n").map(String.init).compactMap(Self.parse).map(\.message) == [
+            "'+1 201 555 0102' (12015550102) repeats line 1: duplicate entries (CallKit error 4); --dedupe keeps one of each",
+        ], "\(repeats.stderr)")
+    }
+
     @Test("github: past 9 problems, a 10th annotation sums up and every problem stays in the log",
           .enabled(if: french != nil, "../shared/realdata is not present: skipped"))
     func githubCap() throws {

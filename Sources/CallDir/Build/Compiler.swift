@@ -124,6 +124,11 @@ public final class Compiler {
         summary.checksum = crc
     }
 
+    /// Where order and repeat messages find a row's text that the fast path or the sort did not
+    /// keep: only then can the row differ from its number as digits.
+    private lazy var writtenRows: WrittenRows? = options.country != nil || options.sort
+        ? WrittenRows(sources: options.blockSources + options.identifySources + options.allowSources) : nil
+
     /// The national-shape sample of the kind being read.
     private var shape = NationalShapeCheck()
 
@@ -164,12 +169,26 @@ public final class Compiler {
     /// Distinct numbers encoded so far are device entries already (a device loads each exact
     /// number once, ranges on top): past --max-numbers, the read stops at once, so an endless
     /// source (a FIFO, a recursive SQLite view) ends here. Checked once per batch of rows.
-    /// (With --sort and --dedupe or --allow, rows may repeat or be dropped until they are
-    /// sorted: the budget is checked after.)
     private func checkBudgetWhileReading(encoded: Int) throws {
         guard let budget = options.maxNumbers, Int64(encoded) > budget else { return }
         throw CallDirError(.limitExceeded,
                            "more than \(formatCount(budget)) numbers read, above --max-numbers \(formatCount(budget)); stopped reading, no index written",
+                           path: options.output)
+    }
+
+    /// With --sort and --dedupe or --allow, rows held for sorting may still repeat or be
+    /// allowed away: no count before the merge bounds device entries, and an endless source
+    /// may repeat a few numbers forever. So the read has its own budget, documented with
+    /// --max-numbers: at most `readBudgetFactor` times --max-numbers rows held for sorting.
+    static let readBudgetFactor: Int64 = 10
+
+    private func checkReadBudgetWhileSorting(held: Int) throws {
+        guard let budget = options.maxNumbers else { return }
+        let (readBudget, overflow) = budget.multipliedReportingOverflow(by: Self.readBudgetFactor)
+        guard !overflow, Int64(held) > readBudget else { return }
+        throw CallDirError(.limitExceeded,
+                           "more than \(formatCount(readBudget)) rows read for sorting, \(Self.readBudgetFactor) times --max-numbers \(formatCount(budget)) "
+                           + "(with --sort and --dedupe or --allow, repeats and allowed numbers drop out only after the sort); stopped reading, no index written",
                            path: options.output)
     }
 
@@ -179,7 +198,7 @@ public final class Compiler {
     private func readKind(_ kind: EntryKind, sources: [SourceSpec], firstSource: Int, encoder: inout NumberSetEncoder,
                           allow: AllowList, encodedEarlier: Int = 0) throws -> [(range: NumberRange, label: UInt32, origin: Origin)] {
         var sink = EntrySink(kind: kind, encoder: encoder, labels: labels, allow: allow, dedupe: options.dedupe,
-                             log: log, rejects: rejects)
+                             log: log, rejects: rejects, writtenRows: writtenRows)
         let sorter = options.sort ? try ExternalSorter(memoryBudget: Self.sortBudget(options.memoryBudget, kind: kind),
                                                        temporaryFolder: options.temporaryFolder) : nil
         var ranges: [(range: NumberRange, label: UInt32, origin: Origin)] = []
@@ -217,7 +236,9 @@ public final class Compiler {
                 if let sorter {
                     // Before sorting, rows may repeat: they bound device entries only when a repeat
                     // is an error (no --dedupe) and no allow list can drop them.
-                    if !options.dedupe, allow.isEmpty { try checkBudgetWhileReading(encoded: encodedEarlier + sorter.recordCount) }
+                    if !options.dedupe, allow.isEmpty { try checkBudgetWhileReading(encoded: encodedEarlier + sorter.recordCount) } else {
+                        try checkReadBudgetWhileSorting(held: encodedEarlier + sorter.recordCount)
+                    }
                 } else {
                     try checkBudgetWhileReading(encoded: encodedEarlier + sink.count)
                 }

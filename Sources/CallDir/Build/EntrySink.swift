@@ -12,6 +12,8 @@ struct EntrySink {
     private let dedupe: Bool
     private let log: DiagnosticLog
     private let rejects: RejectLog
+    /// Recovers a problem row's field as written when `accept` was not given it.
+    private let writtenRows: WrittenRows?
     private var previous: Int64 = 0
     private var previousOrigin = Origin(raw: 0)
     private var previousLabel: [UInt8] = []
@@ -20,7 +22,7 @@ struct EntrySink {
     private(set) var allowed = 0
 
     init(kind: EntryKind, encoder: NumberSetEncoder, labels: LabelCollector, allow: AllowList, dedupe: Bool,
-         log: DiagnosticLog, rejects: RejectLog) {
+         log: DiagnosticLog, rejects: RejectLog, writtenRows: WrittenRows? = nil) {
         self.kind = kind
         self.encoder = encoder
         self.labels = labels
@@ -28,6 +30,7 @@ struct EntrySink {
         self.dedupe = dedupe
         self.log = log
         self.rejects = rejects
+        self.writtenRows = writtenRows
     }
 
     var count: Int { encoder.count }
@@ -62,7 +65,7 @@ struct EntrySink {
     private mutating func misplaced(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?,
                                     written: UnsafeRawBufferPointer?) throws {
         let place = log.place(previousOrigin, relativeTo: origin)
-        let text = written.map { DiagnosticLog.shown($0) } ?? "\(number)"
+        let text = written.map { DiagnosticLog.shown($0) } ?? writtenRows?.text(at: origin, kind: kind) ?? "\(number)"
         let row = text == "\(number)" || text == "+\(number)" ? text : "'\(text)' (\(number))"
         if number == previous {
             guard dedupe else {
