@@ -65,17 +65,25 @@ package struct LabelStoreReader {
         if !checked.contains(b) { try validate(b, symbols: symbols, path: path) }
     }
 
-    /// Block `b`'s CRC, its step table, its label count, and every label decoded with
-    /// `symbols` and checked as a compile checks input labels (`LabelRule`). Kept out of line,
+    /// Block `b`'s CRC, its step table, its label count, and every label checked as a compile
+    /// checks input labels (`LabelRule`): from its codes (`LabelScan`), decoded with `symbols`
+    /// only when some byte is not printable ASCII. Kept out of line,
     /// as are the errors, so that a lookup's common path stays small enough to inline.
     @inline(never)
     package func validate(_ b: Int, symbols: LabelSymbols, path: String) throws {
         func damage(_ message: String) -> CallDirError { CallDirError(.corruptIndex, "\(name): block \(b)\(message)", path: path) }
-        var text: [UInt8] = []
-        let found = try forEachLabel(inBlock: b, path: path) { codes in
-            guard symbols.decode(codes, into: &text) else { throw damage(": a label does not decode") }
-            if let problem = text.withUnsafeBytes({ LabelRule.problem($0) }) {
-                throw damage(": a label is invalid (\(problem.rawValue))")
+        let found = try symbols.withScan { scan in
+            try forEachLabel(inBlock: b, path: path) { codes in  // most labels: from their codes alone
+                let problem: RejectReason?
+                switch scan.verdict(codes) {
+                case .fine: return
+                case .undecodable: throw damage(": a label does not decode")
+                case .blank: problem = .emptyLabel
+                case .needsText:
+                    guard let decoded = symbols.withDecoded(codes, { LabelRule.problem($0) }) else { throw damage(": a label does not decode") }
+                    problem = decoded
+                }
+                if let problem { throw damage(": a label is invalid (\(problem.rawValue))") }
             }
         }
         guard found == labels(inBlock: b) else { throw damage(" holds \(found) labels, expected \(labels(inBlock: b))") }

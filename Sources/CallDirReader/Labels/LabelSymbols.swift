@@ -10,12 +10,15 @@ package struct LabelSymbols: Sendable {
     /// Symbol bytes, little-endian in a word (unused high bytes zero), and lengths.
     package let words: [UInt64]
     package let lengths: [UInt8]
+    /// Each symbol's `LabelScan.Class`, for checking stored labels without decoding them.
+    package let classes: [UInt8]
 
     package var count: Int { lengths.count }
 
     package init(words: [UInt64], lengths: [UInt8]) {
         self.words = words
         self.lengths = lengths
+        classes = zip(words, lengths).map { LabelScan.Class(symbol: $0, length: Int($1)).rawValue }
     }
 
     /// Parses the label-symbols section: u32 count, count u8 lengths (1...8), the symbols'
