@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         // `calldir-launches`: requests and entries to finish a big list with N reloads per launch.
         .executableTarget(name: "calldir-launches", dependencies: [
-            .product(name: "CallDirPatch", package: "calldir"),
+            .product(name: "CallDirDevice", package: "calldir"),
             .product(name: "CallDirReader", package: "calldir"),
             .product(name: "CallDirSimulator", package: "calldir"),
         ]),

@@ -1,4 +1,4 @@
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 
 /// The app's side of a feed, in one call: `update(transport:)` takes a phone from "list v1

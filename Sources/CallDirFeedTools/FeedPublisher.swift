@@ -3,6 +3,7 @@ import CallDirReader
 import Dispatch
 import Synchronization
 import CallDirPatch
+import CallDirWriter
 
 /// `calldir publish`: adds NEW to a static feed folder. Content first (the index under its
 /// SHA-256, a delta from each of the last `keep` published indexes), then the manifest and its

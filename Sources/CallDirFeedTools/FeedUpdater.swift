@@ -1,6 +1,6 @@
 import CallDirFeed
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// `calldir update` (and each poll of `serve --follow`): brings the index at `indexPath` to
 /// the feed's current one, with the follower an app uses (`FeedFollower` in CallDirFeed: the

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
-import CallDirFeedOptions
+import CallDirOptions
 import CallDirLookup
 
 /// The signed update feed (FORMAT.md, "Update feed"). These commands check their options here,

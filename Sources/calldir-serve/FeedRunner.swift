@@ -4,8 +4,7 @@ import Glibc
 import ArgumentParser
 import CallDirPatch
 import CallDirFeed
-import CallDirFeedHTTP
-import CallDirFeedOptions
+import CallDirOptions
 import CallDirFeedTools
 import CallDirReader
 import Dispatch

@@ -5,11 +5,10 @@ import ArgumentParser
 import CallDirLookup
 import CallDirServer
 import Logging
-import CallDirServeOptions
-import CallDirFeedOptions
+import CallDirOptions
 import CallDirFeed
-import CallDirPatch
-import CallDirFeedHTTP
+import CallDirWriter
+import CallDirFeedTools
 import CallDirReader
 
 /// The lookup daemon, usually started as `calldir serve` (which execs this with the same

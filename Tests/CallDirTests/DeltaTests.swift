@@ -3,6 +3,7 @@ import Testing
 @testable import CallDir
 @testable import CallDirReader
 @testable import CallDirPatch
+@testable import CallDirWriter
 
 /// diff and patch: patch(OLD, diff(OLD, NEW)) is NEW byte for byte, for random pairs with
 /// churn in numbers, ranges (grown, shrunk, split, merged, gone) and labels; a delta for

@@ -4,6 +4,7 @@ import Testing
 @testable import CallDirReader
 import CallDirSimulator
 @testable import CallDirPatch
+@testable import CallDirWriter
 
 /// The forge sweep through every command that opens an index (issue 23): each forged file,
 /// every checksum resealed, goes through inspect, verify, lookup, lookup -, export in every

@@ -4,6 +4,7 @@ import Testing
 @testable import CallDir
 import CallDirReader
 @testable import CallDirPatch
+@testable import CallDirWriter
 
 /// Outputs (`-o`) that are not regular files: a character device or a FIFO is written into,
 /// never replaced by a renamed temporary (as root, `-o /dev/null` replaced the system's

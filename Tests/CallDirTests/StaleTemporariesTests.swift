@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDir
-@testable import CallDirPatch
+@testable import CallDirWriter
 
 /// The PID of a child that has exited and been reaped: no process has it (until the PID
 /// counter wraps around, far beyond a test's lifetime).

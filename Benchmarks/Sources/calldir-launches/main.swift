@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 import CallDirSimulator
 

@@ -1,5 +1,5 @@
 import CallDirFeed
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 #if os(iOS)
 import CallDirShared

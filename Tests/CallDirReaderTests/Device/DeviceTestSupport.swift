@@ -2,7 +2,7 @@ import CallDir
 import CallDirReader
 import CallDirSimulator
 import Foundation
-import CallDirPatch
+import CallDirDevice
 
 /// The device's entries after loading: blocking numbers, and identification numbers with labels.
 struct DeviceState: Equatable {

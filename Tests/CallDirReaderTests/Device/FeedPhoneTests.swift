@@ -1,5 +1,6 @@
 import CallDirFeed
 import CallDirFeedTools
+@testable import CallDirDevice
 @testable import CallDirPatch
 @testable import CallDirReader
 import CallDirSimulator

@@ -1,3 +1,4 @@
+@testable import CallDirDevice
 @testable import CallDirPatch
 @testable import CallDirReader
 import CallDirSimulator

@@ -1,6 +1,6 @@
 import CallDirReader
 import CallDirSimulator
-import CallDirPatch
+import CallDirDevice
 
 /// A phone for `ReloadCoordinator` tests: `CallKitSimulator` as the device, the library's
 /// `CallDirectoryExtensionRequest` as the extension (reading the shared folder), and fates

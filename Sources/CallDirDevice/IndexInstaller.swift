@@ -1,4 +1,6 @@
+import CallDirPatch
 import CallDirReader
+import CallDirWriter
 
 /// The app's half of getting a new index to its extension: installs a downloaded index (or the
 /// result of patching a delta) into the shared folder so that the extension always finds a
