@@ -177,21 +177,26 @@ let package = Package(
 
         // MARK: Tests
 
-        // What every test target shares (a scratch folder, a seeded generator).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // One test target per library (and CLITests for the executables, DocSnippetTests for
+        // the docs' code); TestSupport holds what they share: a scratch folder, a seeded
+        // generator, the compile helper, the forger, the device and phone rigs.
+        .target(name: "TestSupport", dependencies: ["CallDir", "CallDirDevice", "CallDirReader", "CallDirSimulator"], path: "Tests/TestSupport"),
         .testTarget(name: "CallDirReaderTests", dependencies: [
-            "CallDirReader", "CallDirSimulator", "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirWriter", "CallDirDevice",
-            "CallDir", "CZlib", "TestSupport", "CallDirFeed", "CallDirFeedTools",
+            "CallDirReader", "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirSimulator", "CallDirWriter", "CallDir", "TestSupport",
+        ], exclude: ["Fixtures"]),
+        .testTarget(name: "CallDirWriterTests", dependencies: ["CallDirWriter", "CallDir", "TestSupport"]),
+        .testTarget(name: "CallDirPatchTests", dependencies: ["CallDirPatch", "CallDirWriter", "CallDirReader", "CallDir", "TestSupport"]),
+        .testTarget(name: "CallDirDeviceTests", dependencies: [
+            "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDir", "TestSupport",
+        ]),
+        .testTarget(name: "CallDirSimulatorTests", dependencies: ["CallDirSimulator", "CallDirReader", "TestSupport"]),
+        .testTarget(name: "CallDirFeedTests", dependencies: [
+            "CallDirFeed", "CallDirFeedTools", "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDir", "TestSupport",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "CallDirLookupTests", dependencies: ["CallDirLookup", "CallDirReader", "TestSupport"]),
         .testTarget(name: "CallDirTests", dependencies: [
-            "CallDir", "CallDirLookup", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDirWriter", "CSQLite", "CZlib", "TestSupport",
-        ], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirPatch", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
-        // Every Swift block of README.md and docs/, copied into Generated/ by scripts/doc-snippets.
-        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "CallDirDevice", "CallDirPatch", "CallDirSimulator", "TestSupport"]),
-        .testTarget(name: "CallDirFeedTests", dependencies: [
-            "CallDirFeed", "CallDirFeedTools", "CallDirPatch", "CallDir", "CallDirReader", "TestSupport",
+            "CallDir", "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDirWriter", "CSQLite", "CZlib",
+            "TestSupport",
         ], exclude: ["Fixtures"]),
         .testTarget(
             name: "CallDirServerTests",
@@ -203,5 +208,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirPatch", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
+        // Every Swift block of README.md and docs/, copied into Generated/ by scripts/doc-snippets.
+        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "CallDirDevice", "CallDirPatch", "CallDirSimulator", "TestSupport"]),
     ]
 )

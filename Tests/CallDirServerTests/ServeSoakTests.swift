@@ -2,6 +2,7 @@ import CallDir
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// The real daemon under abuse on 127.0.0.1, in bounded time: 1,000 idle connections, clients
 /// that send half a header and stall, a burst of malformed requests, and a storm of 100 SIGHUP

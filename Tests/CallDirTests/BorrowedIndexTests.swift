@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// The fuzzers open hostile bytes in place through `MappedFile(borrowing:)`; it must read an
 /// index exactly as the mapped file does.

@@ -3,6 +3,7 @@ import CallDirLookup
 import CallDirReader
 import Foundation
 import Testing
+import TestSupport
 
 /// The per-country rules generated from libphonenumber's metadata (`CountryTable`), as the
 /// normaliser applies them (rule 6), and the prefix table docs/NUMBERS.md documents.

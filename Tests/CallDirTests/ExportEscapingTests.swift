@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// Labels whose `"`, `\`, `,`, `;`, `&` or `<` is followed by a combining mark, a zero-width
 /// joiner or a variation selector: one `Character` that is not equal to the quote, so an

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// compile -> export -> compile on the public lists in ../shared/realdata: the same bytes.
 @Suite("Export round trips on real lists")
@@ -23,7 +24,7 @@ struct ExportRealListTests {
         case .all: compile.blockSources = [.list(exported)]; compile.identifySources = [.list(exported)]
         }
         var diagnostics: [Diagnostic] = []
-        try CallDirTests.compile(compile, diagnostics: &diagnostics)
+        try TestSupport.compile(compile, diagnostics: &diagnostics)
         #expect(fileBytes(folder.file("again.calldir")) == fileBytes(original), "\(format.rawValue) of \(original)")
     }
 

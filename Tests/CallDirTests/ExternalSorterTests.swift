@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// A record as the tests see it; `sequence` is the appending position (the final tie-break).
 private struct TestRecord: Equatable, CustomStringConvertible {

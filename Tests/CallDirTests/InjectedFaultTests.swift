@@ -4,6 +4,7 @@ import Testing
 @testable import CallDirReader
 @testable import CallDirPatch
 @testable import CallDirWriter
+import TestSupport
 
 /// File-system failures injected through `Syscalls` (no `ulimit`): a compile, with or without
 /// a spilling sort and a rejects list, a diff, a patch and an export each leave the old output byte-identical

@@ -2,6 +2,7 @@ import CallDir
 import Foundation
 import Testing
 import CallDirReader
+import TestSupport
 
 @Suite("NumberNormalizer properties and real data")
 struct NumberNormalizerDataTests {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import CallDir
 import CallDirReader
+import TestSupport
 
 /// Rows as the compile loop sees them through `RowPrefetcher`.
 private enum Seen: Equatable {

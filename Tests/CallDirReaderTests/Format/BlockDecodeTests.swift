@@ -2,6 +2,7 @@ import Testing
 @testable import CallDir
 @testable import CallDirReader
 @testable import CallDirWriter
+import TestSupport
 
 /// `decode(into:)` (sequential passes) must agree with `forEach` (the reference decoder) on
 /// every block shape, and stop short on damage instead of reading outside the block.

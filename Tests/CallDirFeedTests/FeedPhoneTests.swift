@@ -8,6 +8,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Issue 25, the app's side, end to end on Linux: a publisher publishes v1..v5 with churn into
@@ -162,9 +163,4 @@ struct FeedPhoneTests {
         #expect(error?.check == .untrustedKey || error?.check == .signature, "\(String(describing: error))")
         #expect(try phone.folder.read(phone.folder.indexPath, limit: 1 << 26) == loaded)
     }
-}
-
-/// A whole file's bytes (at most 64 MiB), for byte-for-byte comparisons.
-func fileContents(_ path: String) throws -> [UInt8] {
-    try SharedFolder(path: "/").read(path, limit: 1 << 26) ?? []
 }

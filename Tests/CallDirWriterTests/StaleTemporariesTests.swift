@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirWriter
+import TestSupport
 
 /// The PID of a child that has exited and been reaped: no process has it (until the PID
 /// counter wraps around, far beyond a test's lifetime).

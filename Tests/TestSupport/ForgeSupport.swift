@@ -1,55 +1,59 @@
-@testable import CallDirReader
+#if FUZZING
+@testable import CallDirReader  // the fuzz package is another package: `package` API needs testability
+#else
+import CallDirReader
+#endif
 
 /// Edits an index's bytes as a forger would: change any field, then recompute every checksum
 /// the format has (block CRCs in the directories, section CRCs, the section-table CRC, the
 /// header CRC and the trailer), so that only the reader's range checks stand between the
 /// forged value and a trap. Written from FORMAT.md, independently of the reader's code, and
 /// tolerant of nonsense: whatever no longer fits the file is left unsealed. The fuzz package
-/// compiles this same file (a symlink in Fuzz/Sources/FuzzSupport) to reseal fuzzed indexes.
+/// compiles this same file (a symlink in Fuzz/Sources/FuzzSupport, built with FUZZING defined) to reseal fuzzed indexes.
 public struct Forger {
     public var bytes: [UInt8]
 
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Section kinds by role, for an index or (by its magic) a delta file.
-    var isDelta: Bool { bytes.count >= 8 && bytes[5] == 0x4C && bytes[6] == 0x54 }  // "CALLDLT"
-    var numberSets: [(numbers: UInt64, directory: UInt64)] {
+    package var isDelta: Bool { bytes.count >= 8 && bytes[5] == 0x4C && bytes[6] == 0x54 }  // "CALLDLT"
+    package var numberSets: [(numbers: UInt64, directory: UInt64)] {
         isDelta ? [(34, 35), (36, 37), (38, 39), (40, 41)] : [(2, 3), (4, 5)]
     }
-    var identifiedNumbers: UInt64 { isDelta ? 40 : 4 }
+    package var identifiedNumbers: UInt64 { isDelta ? 40 : 4 }
     /// Directory kinds and their page tables (format 2.1; deltas have none).
-    var pageTables: [(directory: UInt64, pages: UInt64)] { isDelta ? [] : [(3, 12), (5, 13)] }
-    var rangeSections: [(kind: UInt64, stride: Int)] {
+    package var pageTables: [(directory: UInt64, pages: UInt64)] { isDelta ? [] : [(3, 12), (5, 13)] }
+    package var rangeSections: [(kind: UInt64, stride: Int)] {
         isDelta ? [(44, 16), (45, 16), (46, 16), (47, 24)] : [(7, 16), (8, 24)]
     }
-    var metadataKind: UInt64 { isDelta ? 33 : 1 }
+    package var metadataKind: UInt64 { isDelta ? 33 : 1 }
 
     /// A field to forge: where it is and how wide (1, 2, 4 or 8 bytes).
-    struct Field: CustomStringConvertible {
-        var name: String
-        var offset: Int
-        var width: Int
-        var description: String { "\(name) @\(offset)" }
+    package struct Field: CustomStringConvertible {
+        package var name: String
+        package var offset: Int
+        package var width: Int
+        package var description: String { "\(name) @\(offset)" }
     }
 
-    func read(_ offset: Int, _ width: Int) -> UInt64? {
+    package func read(_ offset: Int, _ width: Int) -> UInt64? {
         guard offset >= 0, width <= 8, offset <= bytes.count - width else { return nil }
         var value: UInt64 = 0
         for i in 0..<width { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
         return value
     }
 
-    mutating func write(_ offset: Int, _ width: Int, _ value: UInt64) {
+    package mutating func write(_ offset: Int, _ width: Int, _ value: UInt64) {
         guard offset >= 0, offset <= bytes.count - width else { return }
         for i in 0..<width { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))) }
     }
 
-    static func crc(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    package static func crc(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         bytes.withUnsafeBytes { Checksum.crc32($0) }  // CRC-32/ISO-HDLC; ChecksumTests compare it with zlib
     }
 
     /// Sections as the (possibly forged) table describes them: kind, offset, length, entry position.
-    var sections: [(kind: UInt64, offset: Int, length: Int, entry: Int)] {
+    package var sections: [(kind: UInt64, offset: Int, length: Int, entry: Int)] {
         guard let count = read(12, 4), count <= 1024, let table = read(24, 8), table < UInt64(bytes.count) else { return [] }
         return (0..<Int(count)).compactMap { i in
             let at = Int(table) + 32 * i
@@ -59,12 +63,12 @@ public struct Forger {
         }
     }
 
-    func section(_ kind: UInt64) -> (offset: Int, length: Int)? {
+    package func section(_ kind: UInt64) -> (offset: Int, length: Int)? {
         sections.first { $0.kind == kind }.map { ($0.offset, $0.length) }
     }
 
     /// Block starts and ends of a numbers section (kind 2 or 4) from its directory (3 or 5).
-    func blocks(numbers: UInt64, directory: UInt64) -> [(start: Int, end: Int, crcAt: Int)] {
+    package func blocks(numbers: UInt64, directory: UInt64) -> [(start: Int, end: Int, crcAt: Int)] {
         guard let data = section(numbers), let dir = section(directory), let count = read(dir.offset, 8) else { return [] }
         let blockCount = Int(min(count, 1 << 20) + 255) / 256
         var result: [(Int, Int, Int)] = []
@@ -79,7 +83,7 @@ public struct Forger {
 
     /// Label blocks of a label store (kind 10 or 11): the directory is the store's last
     /// ceil(count / 32) * 8 bytes; offsets are from the section's start.
-    func labelBlocks(_ kind: UInt64) -> [(start: Int, end: Int, crcAt: Int)] {
+    package func labelBlocks(_ kind: UInt64) -> [(start: Int, end: Int, crcAt: Int)] {
         guard let store = section(kind), let count = read(store.offset, 8) else { return [] }
         let blockCount = Int(min(count, 1 << 20) + 31) / 32
         let directory = store.offset + store.length - 8 * blockCount
@@ -111,7 +115,7 @@ public struct Forger {
     }
 
     /// Page p's CRC covers directory entries 64p ..< 64p + 64 (after the block CRCs in them).
-    mutating func resealPages(directory: UInt64, pages: UInt64) {
+    package mutating func resealPages(directory: UInt64, pages: UInt64) {
         guard let dir = section(directory), let table = section(pages), dir.length >= 16 else { return }
         let entries = (dir.length - 16) / 16
         for p in 0..<max(0, (table.length - 16) / 16) where 64 * p < entries {
@@ -123,7 +127,7 @@ public struct Forger {
 
     /// Every field of the header, section table, directories, block headers, labels, ranges
     /// and metadata, plus a few bytes inside each block (forged block contents).
-    var fields: [Field] {
+    package var fields: [Field] {
         var fields = [Field(name: "major", offset: 8, width: 2), Field(name: "minor", offset: 10, width: 2),
                       Field(name: "section count", offset: 12, width: 4), Field(name: "file size", offset: 16, width: 8),
                       Field(name: "table offset", offset: 24, width: 8)]
@@ -198,7 +202,7 @@ public struct Forger {
     }
 
     /// Values a forger would try for a field holding `original`.
-    static func forgeries(of original: UInt64, width: Int) -> [UInt64] {
+    package static func forgeries(of original: UInt64, width: Int) -> [UInt64] {
         let mask = width == 8 ? UInt64.max : (UInt64(1) << (8 * UInt64(width))) - 1
         let signBit = UInt64(1) << (8 * UInt64(width) - 1)
         let values: [UInt64] = [0, 1, mask, mask - 1, signBit, signBit - 1, original &+ 1, original &- 1,

@@ -5,8 +5,8 @@ import CallDirDevice
 /// A phone for `ReloadCoordinator` tests: `CallKitSimulator` as the device, the library's
 /// `CallDirectoryExtensionRequest` as the extension (reading the shared folder), and fates
 /// injected per request. Calls are serialised by the coordinator (checked: `maxInFlight`).
-final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
-    enum Fate: Equatable {
+package final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
+    package enum Fate: Equatable {
         case succeeds
         /// CallKit fails the request with this code before the extension feeds anything.
         case refused(CallDirectoryErrorCode)
@@ -23,24 +23,24 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
         case busy
     }
 
-    let simulator = CallKitSimulator()
-    let folder: SharedFolder
-    var requestSize: Int
-    var fates: [Fate] = []
-    var enabled: Bool? = true
-    private(set) var openBackgroundTasks = 0
-    private(set) var inFlight = 0
-    private(set) var maxInFlight = 0
-    private(set) var reloads = 0
+    package let simulator = CallKitSimulator()
+    package let folder: SharedFolder
+    package var requestSize: Int
+    package var fates: [Fate] = []
+    package var enabled: Bool? = true
+    package private(set) var openBackgroundTasks = 0
+    package private(set) var inFlight = 0
+    package private(set) var maxInFlight = 0
+    package private(set) var reloads = 0
     /// The request of an `expiresLate` fate whose completion handler has not run yet.
-    private(set) var lateCompletion: CallDirectoryExtensionRequest?
+    package private(set) var lateCompletion: CallDirectoryExtensionRequest?
 
-    init(folder: SharedFolder, requestSize: Int) {
+    package init(folder: SharedFolder, requestSize: Int) {
         self.folder = folder
         self.requestSize = requestSize
     }
 
-    func reloadExtension() async -> CallDirectoryErrorCode? {
+    package func reloadExtension() async -> CallDirectoryErrorCode? {
         inFlight += 1
         maxInFlight = max(maxInFlight, inFlight)
         await Task.yield()  // a suspension inside the call: a second load would interleave here
@@ -51,18 +51,18 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     }
 
     /// The waits `loadAll` asked for (after error 7), in seconds; nobody sleeps.
-    private(set) var pauses: [Double] = []
+    package private(set) var pauses: [Double] = []
 
-    func isExtensionEnabled() async -> Bool? { enabled }
-    func pause(seconds: Double) async { pauses.append(seconds) }
-    func beginBackgroundTask() async -> Int { openBackgroundTasks += 1; return openBackgroundTasks }
-    func endBackgroundTask(_ token: Int) async { openBackgroundTasks -= 1 }
+    package func isExtensionEnabled() async -> Bool? { enabled }
+    package func pause(seconds: Double) async { pauses.append(seconds) }
+    package func beginBackgroundTask() async -> Int { openBackgroundTasks += 1; return openBackgroundTasks }
+    package func endBackgroundTask(_ token: Int) async { openBackgroundTasks -= 1 }
 
     /// One request of the extension with `fate`, as the app's reload or the system starting
     /// it on its own (then call it directly: nobody sees the result). Returns what
     /// `reloadExtension` reports.
     @discardableResult
-    func runExtension(_ fate: Fate) -> CallDirectoryErrorCode? {
+    package func runExtension(_ fate: Fate) -> CallDirectoryErrorCode? {
         if fate == .busy { return .currentlyLoading }
         simulator.beginRequest()
         let request = CallDirectoryExtensionRequest(folder: folder, requestSize: requestSize)
@@ -103,13 +103,13 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     }
 
     /// Runs the completion handler an `expiresLate` request still owes (expired = true).
-    func deliverLateCompletion() {
+    package func deliverLateCompletion() {
         lateCompletion?.completed(expired: true)
         lateCompletion = nil
     }
 
     /// A random fate: mostly success.
-    static func randomFate(_ rng: inout SeededGenerator, entries: Int) -> Fate {
+    package static func randomFate(_ rng: inout SeededGenerator, entries: Int) -> Fate {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0: return .refused([.loadingInterrupted, .unknown(102), .maximumEntriesExceeded].randomElement(using: &rng)!)
         case 1: return .killedWhileFeeding(after: Int.random(in: 0...max(1, entries), using: &rng))
@@ -122,8 +122,8 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
 
 /// Forwards calls until `after` of them, then dies: drops every call and stops the request
 /// (so the extension writes no checkpoint, as a killed process would not).
-final class Dying: KillSwitch {
-    init(_ base: CallKitSimulator, request: CallDirectoryExtensionRequest, after calls: Int) {
+package final class Dying: KillSwitch {
+    package init(_ base: CallKitSimulator, request: CallDirectoryExtensionRequest, after calls: Int) {
         super.init(base, after: calls, onKill: { request.stop() })
     }
 }

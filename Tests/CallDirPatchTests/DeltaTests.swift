@@ -4,6 +4,7 @@ import Testing
 @testable import CallDirReader
 @testable import CallDirPatch
 @testable import CallDirWriter
+import TestSupport
 
 /// diff and patch: patch(OLD, diff(OLD, NEW)) is NEW byte for byte, for random pairs with
 /// churn in numbers, ranges (grown, shrunk, split, merged, gone) and labels; a delta for

@@ -3,6 +3,7 @@
 @testable import CallDirReader
 import CallDirSimulator
 import Testing
+import TestSupport
 
 /// Issue 36's loss windows, each as a fault kind: an expired completion or a system-run
 /// request landing while the app reads, commits and clears the pending record, on a

@@ -1,17 +1,13 @@
 import CallDir
 import CallDirReader
 import Foundation
-@_exported import TestSupport
 
-// "Compile this list": the reader's tests read indexes the compiler makes. It needs CallDir, so
-// it lives here, in the reader test target (which already depends on CallDir), and CallDirTests
-// compiles the same file through a symlink (as ForgeSupport is shared), not in TestSupport:
-// every test target links TestSupport, which depends on nothing, so the daemon's and the
-// feed's tests do not link the compiler through it.
+// "Compile this list": most tests read indexes the compiler makes, so the helper target
+// depends on CallDir (as swift-argument-parser's test helpers depend on ArgumentParser).
 
 /// Runs a compile, collecting diagnostics.
 @discardableResult
-func compile(_ options: CompileOptions, diagnostics: inout [Diagnostic]) throws -> CompileSummary {
+package func compile(_ options: CompileOptions, diagnostics: inout [Diagnostic]) throws -> CompileSummary {
     var collected: [Diagnostic] = []
     defer { diagnostics = collected }
     return try Compiler(options: options, onDiagnostic: { collected.append($0) }).run()
@@ -19,7 +15,7 @@ func compile(_ options: CompileOptions, diagnostics: inout [Diagnostic]) throws 
 
 /// Compiles list files into `output` as `calldir compile` would, with the options `configure` sets.
 @discardableResult
-func compile(block: [String] = [], identify: [String] = [], output: String,
+package func compile(block: [String] = [], identify: [String] = [], output: String,
              configure: (inout CompileOptions) -> Void = { _ in }) throws -> CompileSummary {
     var options = CompileOptions(output: output)
     options.blockSources = block.map { .file($0) }
@@ -31,7 +27,7 @@ func compile(block: [String] = [], identify: [String] = [], output: String,
 
 /// Compiles text lists (one number, `FIRST-LAST` range or `#` pattern per line; identification
 /// lines `NUMBER,LABEL`) into `folder/name`, sorted, deduplicated and lenient, and opens the result.
-func compileIndex(_ folder: TempFolder, _ name: String, block: [String] = [], identify: [String] = []) throws -> CallDirIndex {
+package func compileIndex(_ folder: TempFolder, _ name: String, block: [String] = [], identify: [String] = []) throws -> CallDirIndex {
     try compile(block: block.isEmpty ? [] : [folder.write(name + "-b.txt", block)],
                 identify: identify.isEmpty ? [] : [folder.write(name + "-i.csv", identify)], output: folder.file(name)) {
         $0.sort = true

@@ -5,14 +5,14 @@ import Foundation
 import CallDirDevice
 
 /// The device's entries after loading: blocking numbers, and identification numbers with labels.
-struct DeviceState: Equatable {
-    var blocking: [Int64] = []
-    var identification: [Int64: String] = [:]
-    var count: Int { blocking.count + identification.count }
+package struct DeviceState: Equatable {
+    package var blocking: [Int64] = []
+    package var identification: [Int64: String] = [:]
+    package var count: Int { blocking.count + identification.count }
 
-    init() {}
+    package init() {}
 
-    init(_ simulator: CallKitSimulator) {
+    package init(_ simulator: CallKitSimulator) {
         simulator.forEachBlockingEntry { blocking.append($0) }
         simulator.forEachIdentificationEntry { identification[$0] = $1 }
     }
@@ -21,7 +21,7 @@ struct DeviceState: Equatable {
 /// Drives `loader` request after request into `simulator` until it reports done, as an app
 /// and its extension would, with every request succeeding. Returns the steps.
 @discardableResult
-func loadFully(_ loader: DeviceLoader, into simulator: CallKitSimulator, from start: LoadCheckpoint? = nil) throws -> [LoadStep] {
+package func loadFully(_ loader: DeviceLoader, into simulator: CallKitSimulator, from start: LoadCheckpoint? = nil) throws -> [LoadStep] {
     var committed = start
     var steps: [LoadStep] = []
     while steps.count < 10_000 {
@@ -37,42 +37,42 @@ func loadFully(_ loader: DeviceLoader, into simulator: CallKitSimulator, from st
 }
 
 /// Forwards to a simulator and records every add and remove, in call order.
-final class CallRecorder: CallDirectoryContext {
-    struct Call: Equatable {
-        var removes: Bool
-        var kind: DeviceEntryKind
-        var number: Int64
+package final class CallRecorder: CallDirectoryContext {
+    package struct Call: Equatable {
+        package var removes: Bool
+        package var kind: DeviceEntryKind
+        package var number: Int64
     }
 
-    let base: CallKitSimulator
-    var calls: [Call] = []
+    package let base: CallKitSimulator
+    package var calls: [Call] = []
 
-    init(_ base: CallKitSimulator) { self.base = base }
+    package init(_ base: CallKitSimulator) { self.base = base }
 
-    var isIncremental: Bool { base.isIncremental }
-    func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) {
+    package var isIncremental: Bool { base.isIncremental }
+    package func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) {
         calls.append(Call(removes: false, kind: .blocking, number: n))
         base.addBlockingEntry(withNextSequentialPhoneNumber: n)
     }
-    func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
+    package func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
         calls.append(Call(removes: false, kind: .identification, number: n))
         base.addIdentificationEntry(withNextSequentialPhoneNumber: n, label: label)
     }
-    func removeBlockingEntry(withPhoneNumber n: Int64) {
+    package func removeBlockingEntry(withPhoneNumber n: Int64) {
         calls.append(Call(removes: true, kind: .blocking, number: n))
         base.removeBlockingEntry(withPhoneNumber: n)
     }
-    func removeAllBlockingEntries() { base.removeAllBlockingEntries() }
-    func removeIdentificationEntry(withPhoneNumber n: Int64) {
+    package func removeAllBlockingEntries() { base.removeAllBlockingEntries() }
+    package func removeIdentificationEntry(withPhoneNumber n: Int64) {
         calls.append(Call(removes: true, kind: .identification, number: n))
         base.removeIdentificationEntry(withPhoneNumber: n)
     }
-    func removeAllIdentificationEntries() { base.removeAllIdentificationEntries() }
+    package func removeAllIdentificationEntries() { base.removeAllIdentificationEntries() }
 }
 
 /// How a request ends, as the property tests draw it: the points where a device's request can
 /// fail, before and after the extension writes anything.
-enum RequestFate: CaseIterable {
+package enum RequestFate: CaseIterable {
     case succeeds
     /// Killed before the extension's first line (it wrote nothing).
     case killedBeforeStart
@@ -86,12 +86,17 @@ enum RequestFate: CaseIterable {
 }
 
 /// The protocol's two records (the App Group files), in memory.
-struct ProtocolRecords {
-    var committed: [UInt8]?
-    var pending: [UInt8]?
+package struct ProtocolRecords {
+    package var committed: [UInt8]?
+    package var pending: [UInt8]?
+
+    package init(committed: [UInt8]? = nil, pending: [UInt8]? = nil) {
+        self.committed = committed
+        self.pending = pending
+    }
 
     /// What the app believes: the device holds the whole of `index`.
-    func appBelievesFinished(_ index: CallDirIndex) -> Bool {
+    package func appBelievesFinished(_ index: CallDirIndex) -> Bool {
         guard pending == nil, let committed, let checkpoint = try? LoadCheckpoint(bytes: committed) else { return false }
         return checkpoint.isFinished && checkpoint.names(index)
     }
@@ -99,11 +104,11 @@ struct ProtocolRecords {
 
 /// Forwards the first `limit` calls to the simulator, then nothing: the extension was killed.
 /// `onKill` runs once, at the first dropped call (`Dying` stops the request there).
-class KillSwitch: CallDirectoryContext {
-    let base: CallKitSimulator
-    var left: Int
+package class KillSwitch: CallDirectoryContext {
+    package let base: CallKitSimulator
+    package var left: Int
     private let onKill: () -> Void
-    init(_ base: CallKitSimulator, after limit: Int, onKill: @escaping () -> Void = {}) {
+    package init(_ base: CallKitSimulator, after limit: Int, onKill: @escaping () -> Void = {}) {
         self.base = base
         left = limit
         self.onKill = onKill
@@ -113,22 +118,22 @@ class KillSwitch: CallDirectoryContext {
         if left == -1 { onKill() }
         return left >= 0
     }
-    var isIncremental: Bool { base.isIncremental }
-    func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) { if live() { base.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
-    func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
+    package var isIncremental: Bool { base.isIncremental }
+    package func addBlockingEntry(withNextSequentialPhoneNumber n: Int64) { if live() { base.addBlockingEntry(withNextSequentialPhoneNumber: n) } }
+    package func addIdentificationEntry(withNextSequentialPhoneNumber n: Int64, label: String) {
         if live() { base.addIdentificationEntry(withNextSequentialPhoneNumber: n, label: label) }
     }
-    func removeBlockingEntry(withPhoneNumber n: Int64) { if live() { base.removeBlockingEntry(withPhoneNumber: n) } }
-    func removeAllBlockingEntries() { if live() { base.removeAllBlockingEntries() } }
-    func removeIdentificationEntry(withPhoneNumber n: Int64) { if live() { base.removeIdentificationEntry(withPhoneNumber: n) } }
-    func removeAllIdentificationEntries() { if live() { base.removeAllIdentificationEntries() } }
+    package func removeBlockingEntry(withPhoneNumber n: Int64) { if live() { base.removeBlockingEntry(withPhoneNumber: n) } }
+    package func removeAllBlockingEntries() { if live() { base.removeAllBlockingEntries() } }
+    package func removeIdentificationEntry(withPhoneNumber n: Int64) { if live() { base.removeIdentificationEntry(withPhoneNumber: n) } }
+    package func removeAllIdentificationEntries() { if live() { base.removeAllIdentificationEntries() } }
 }
 
 /// One request of the extension, as `CallDirectoryExtensionRequest` orders it (the under-way
 /// record first), or as the old example did (`oldOrdering`: the checkpoint written after
 /// feeding, nothing before). Returns whether `reloadExtension` reports success, and the step.
 /// `incremental` is what the device's `isIncremental` answers (nil: the simulator's own).
-func extensionRequest(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ records: inout ProtocolRecords,
+package func extensionRequest(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ records: inout ProtocolRecords,
                       fate: RequestFate, killAfter: Int = 0, oldOrdering: Bool = false,
                       incremental: Bool) throws -> (reportsSuccess: Bool, step: LoadStep?) {
     simulator.beginRequest(systemSaysIncremental: incremental)
@@ -161,7 +166,7 @@ func extensionRequest(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ r
 
 /// The app's half after a request it asked for (as `ReloadCoordinator` does): on success it
 /// commits a fed checkpoint; on failure, or without one, it discards both records.
-func appAfterRequest(_ records: inout ProtocolRecords, reportsSuccess: Bool) {
+package func appAfterRequest(_ records: inout ProtocolRecords, reportsSuccess: Bool) {
     guard reportsSuccess, case .fed = LoadCheckpoint.pendingRecord(records.pending) else {
         records = ProtocolRecords()
         return
@@ -173,7 +178,7 @@ func appAfterRequest(_ records: inout ProtocolRecords, reportsSuccess: Bool) {
 /// Runs random requests, app-run and system-run, with random fates, then lets the app reload
 /// until it believes the load finished, and returns how often the app believed the device
 /// finished while the store differed from `expected` (a hole in the protocol).
-func randomProtocolRun(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ records: inout ProtocolRecords,
+package func randomProtocolRun(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ records: inout ProtocolRecords,
                        expected: DeviceState, requests: Int, oldOrdering: Bool = false,
                        rng: inout SeededGenerator) throws -> (holes: Int, finished: Bool) {
     var holes = 0
@@ -199,4 +204,9 @@ func randomProtocolRun(_ loader: DeviceLoader, _ simulator: CallKitSimulator, _ 
     }
     if records.appBelievesFinished(loader.index), DeviceState(simulator) != expected { holes += 1 }
     return (holes, records.appBelievesFinished(loader.index))
+}
+
+/// A whole file's bytes (at most 64 MiB), for byte-for-byte comparisons.
+package func fileContents(_ path: String) throws -> [UInt8] {
+    try SharedFolder(path: "/").read(path, limit: 1 << 26) ?? []
 }

@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The app's half (installer and reload coordinator) against a simulated phone with failures

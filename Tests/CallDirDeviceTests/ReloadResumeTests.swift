@@ -3,6 +3,7 @@
 @testable import CallDirReader
 import CallDirSimulator
 import Testing
+import TestSupport
 
 /// A big list finishes (issue 36): a load goes forward by every request CallKit accepted, even
 /// when the app never saw the outcome; error 7 waits instead of starting over; the request size
