@@ -1,6 +1,7 @@
 import CallDirReader
 import Foundation
 import Testing
+import TestSupport
 
 /// Emergency numbers (`EmergencyNumbers`, generated from libphonenumber's short-number
 /// metadata) against libphonenumber's own verdicts (`is_emergency_number`, per region), which
@@ -9,7 +10,7 @@ import Testing
 struct EmergencyNumbersTests {
     /// Each emergency number of some region, and the regions where libphonenumber says it is one.
     static let verdicts: [String: [String]] = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/emergency-examples.tsv").path
+        let path = packageRoot.appendingPathComponent("Tests/CallDirTests/Fixtures/emergency-examples.tsv").path
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.reduce(into: [:]) { table, line in
             let f = line.split(separator: "\t")

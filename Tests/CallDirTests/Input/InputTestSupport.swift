@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// One row copied out of a source, for assertions.
 struct CollectedRow: Equatable, CustomStringConvertible {
@@ -97,11 +98,7 @@ final class TempDir {
 
 /// Real lists shipped next to the package: `<package>/../shared/realdata`.
 enum RealData {
-    static let directory: String = {
-        var url = URL(fileURLWithPath: #filePath)  // Tests/CallDirTests/InputTestSupport.swift
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/realdata").path
-    }()
+    static let directory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata").path
 
     static func path(_ file: String) -> String { directory + "/" + file }
     static func exists(_ file: String) -> Bool { FileManager.default.fileExists(atPath: path(file)) }

@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 @testable import CallDir
+import TestSupport
 
 /// The named seeds of the fuzz corpus (`Fuzz/Corpus/NAME`): real lists of every format, gzip
 /// included, made from `data/` and the fixtures. The entries runs added (named by their SHA-1)
 /// are mostly invalid input and are left out.
 private func fuzzSeeds(_ harness: String) throws -> [String] {
-    var url = URL(fileURLWithPath: #filePath)  // Tests/CallDirTests/InputMemoryTests.swift
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    let folder = url.appendingPathComponent("Fuzz/Corpus/\(harness)").path
+    let folder = packageRoot.appendingPathComponent("Fuzz/Corpus/\(harness)").path
     let isHash = { (name: String) in name.count == 40 && name.allSatisfy(\.isHexDigit) }
     return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !isHash($0) }.sorted()
         .map { folder + "/" + $0 }

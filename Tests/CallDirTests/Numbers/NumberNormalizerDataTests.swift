@@ -174,13 +174,8 @@ struct NumberNormalizerDataTests {
 // MARK: - Helpers
 
 extension NumberNormalizerDataTests {
-    /// `../shared/realdata` next to the package root, found from this file's path
-    /// (`<root>/Tests/CallDirTests/NumberNormalizerDataTests.swift`).
-    static let realDataFolder: String = {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/") + "/../shared/realdata"
-    }()
+    /// `../shared/realdata` next to the package root.
+    static let realDataFolder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata").path
 
     static func realDataPath(_ name: String) -> String { realDataFolder + "/" + name }
 

@@ -18,7 +18,7 @@ struct CountryTableTests {
     }
 
     static let examples: [Example] = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/country-examples.tsv").path
+        let path = packageRoot.appendingPathComponent("Tests/CallDirTests/Fixtures/country-examples.tsv").path
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
             let f = line.split(separator: "\t")
