@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One home per figure: docs/BENCHMARKS.md's table holds each measured figure once, a row with
+/// an id (`<a id="compile-10m"></a>`). Other docs cite the row (`[compile](docs/BENCHMARKS.md#compile-10m)`)
+/// or quote its figure as the link's text (`[0.19 s](docs/BENCHMARKS.md#compile-10m)`): a link
+/// text holding a digit is a quote and must appear as it is in the row's "Today" cell, so a row
+/// updated without its quotes (or a quote edited alone) fails here. Every relative link of the
+/// docs must reach a file, and a `#fragment` into a Markdown file one of its headings or ids.
+@Suite("the docs' links and quoted figures")
+struct DocFigureTests {
+    @Test("every relative link resolves, every quoted figure is its row's")
+    func docsAgreeWithTheirRows() throws {
+        let problems = DocLinks(documents: try DocLinks.readDocs(under: packageRoot), root: packageRoot).problems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("a quote that differs from its row, a missing row and a broken link are each reported")
+    func wrongQuotesAreFound() {
+        let table = """
+            | Figure | Today | Build; machine | Date | Command | Log |
+            |---|---|---|---|---|---|
+            | <a id="load-verify"></a>Load and verify | median 55 ms (10M entries) | release | 2026-11-22 | `x` | [Log](BENCHMARKS-LOG.md#load) |
+            """
+        let log = "# Log\n\n## Load\n"
+        func problems(_ readme: String) -> [String] {
+            DocLinks(documents: ["docs/BENCHMARKS.md": table, "docs/BENCHMARKS-LOG.md": log, "README.md": readme])
+                .problems()
+        }
+        #expect(problems("verified in [55 ms](docs/BENCHMARKS.md#load-verify).").isEmpty)
+        #expect(problems("see [the row](docs/BENCHMARKS.md#load-verify).").isEmpty)
+        let wrong = problems("verified in [0.1 to 0.3 s](docs/BENCHMARKS.md#load-verify).")
+        #expect(wrong == ["README.md: quotes '0.1 to 0.3 s' from docs/BENCHMARKS.md#load-verify, whose figure reads 'median 55 ms (10M entries)'"])
+        #expect(problems("[55 ms](docs/BENCHMARKS.md#load-verfy)")
+            == ["README.md: link to docs/BENCHMARKS.md#load-verfy: no such heading or id there"])
+        #expect(problems("[spec](FORMAT2.md)") == ["README.md: link to FORMAT2.md: no such file"])
+        #expect(problems("```\n[not a link](nowhere.md)\n```\n").isEmpty)
+    }
+}
+
+/// The relative links of a set of Markdown documents (path relative to the package root ->
+/// text), checked against each other and, for files that are not documents, the disk.
+struct DocLinks {
+    static let figureTable = "docs/BENCHMARKS.md"
+    let documents: [String: String]
+    /// Where files that are not in `documents` are looked for; nil: nowhere.
+    var root: URL? = nil
+
+    /// README.md, the Markdown files beside it and every Markdown file under docs/.
+    static func readDocs(under root: URL) throws -> [String: String] {
+        var paths = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".md") }
+        let docs = root.appendingPathComponent("docs")
+        let walk = FileManager.default.enumerator(atPath: docs.path)
+        while let path = walk?.nextObject() as? String {
+            if path.hasSuffix(".md") { paths.append("docs/" + path) }
+        }
+        var texts: [String: String] = [:]
+        for path in paths { texts[path] = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) }
+        return texts
+    }
+
+    func problems() -> [String] {
+        let rows = Self.todayCells(of: documents[Self.figureTable] ?? "")
+        let anchors = documents.mapValues(Self.anchors(of:))
+        var found: [String] = []
+        for (path, text) in documents.sorted(by: { $0.key < $1.key }) {
+            for (label, target) in Self.links(in: text) {
+                if let problem = check(label: label, target: target, from: path, rows: rows, anchors: anchors) {
+                    found.append("\(path): \(problem)")
+                }
+            }
+        }
+        return found
+    }
+
+    private func check(label: String, target: String, from path: String, rows: [String: String],
+                       anchors: [String: Set<String>]) -> String? {
+        if target.contains("://") || target.hasPrefix("mailto:") { return nil }
+        let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let file = parts[0].isEmpty ? path : Self.resolve(parts[0], from: path)
+        guard documents[file] != nil || root.map({ FileManager.default.fileExists(atPath: $0.appendingPathComponent(file).path) }) == true
+        else { return "link to \(target): no such file" }
+        guard parts.count == 2, file.hasSuffix(".md") else { return nil }
+        let fragment = parts[1]
+        guard anchors[file]?.contains(fragment) == true else {
+            return "link to \(target): no such heading or id there"
+        }
+        guard file == Self.figureTable, let today = rows[fragment], label.contains(where: \.isNumber) else { return nil }
+        let quote = label.replacingOccurrences(of: "**", with: "")
+        return today.replacingOccurrences(of: "**", with: "").contains(quote) ? nil
+            : "quotes '\(quote)' from \(file)#\(fragment), whose figure reads '\(today)'"
+    }
+
+    /// `docs/X.md` for `X.md` linked from a file in docs/; `..` and `.` segments resolved.
+    static func resolve(_ relative: String, from path: String) -> String {
+        var segments = path.split(separator: "/").dropLast().map(String.init)
+        for segment in relative.split(separator: "/").map(String.init) {
+            if segment == ".." { _ = segments.popLast() } else if segment != "." { segments.append(segment) }
+        }
+        return segments.joined(separator: "/")
+    }
+
+    /// (text, target) of each inline link outside fenced code blocks.
+    static func links(in text: String) -> [(String, String)] {
+        var prose: [Substring] = []
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { fenced.toggle(); continue }
+            if !fenced { prose.append(line) }
+        }
+        return prose.joined(separator: "\n").matches(of: /\[([^\]\n]+)\]\(([^)\s]+)\)/).map { (String($0.output.1), String($0.output.2)) }
+    }
+
+    /// GitHub's anchors: each heading's slug (lower case, punctuation dropped, spaces to
+    /// hyphens, `-1`, `-2` for repeats) and each `<a id="...">`.
+    static func anchors(of text: String) -> Set<String> {
+        var result = Set(text.matches(of: /<a id="([^"]+)"><\/a>/).map { String($0.output.1) })
+        var seen: [String: Int] = [:]
+        var fenced = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("```") { fenced.toggle() }
+            guard !fenced, let heading = line.firstMatch(of: /^#{1,6} (.+)$/) else { continue }
+            let slug = String(heading.output.1.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " })
+                .replacingOccurrences(of: " ", with: "-")
+            let count = seen[slug, default: 0]
+            seen[slug] = count + 1
+            result.insert(count == 0 ? slug : "\(slug)-\(count)")
+        }
+        return result
+    }
+
+    /// Row id -> "Today" cell of the figure table's rows.
+    static func todayCells(of table: String) -> [String: String] {
+        var cells: [String: String] = [:]
+        for match in table.matches(of: /(?m)^\| <a id="([^"]+)"><\/a>[^|]*\| ([^|]+) \|/) {
+            cells[String(match.output.1)] = String(match.output.2)
+        }
+        return cells
+    }
+}
