@@ -19,12 +19,14 @@ struct DocFigureTests {
     @Test("a quote that differs from its row, a missing row and a broken link are each reported")
     func wrongQuotesAreFound() {
         let table = """
+            ## Today's figures
+
             | Figure | Today | Build; machine | Date | Command | Log |
             |---|---|---|---|---|---|
             | <a id="load-verify"></a>Load and verify | median 55 ms (10M entries) | release | 2026-11-22 | `x` | [Log](BENCHMARKS-LOG.md#load) |
             """
         let log = "# Log\n\n## Load\n"
-        func problems(_ readme: String) -> [String] {
+        func problems(_ readme: String, table: String = table) -> [String] {
             DocLinks(documents: ["docs/BENCHMARKS.md": table, "docs/BENCHMARKS-LOG.md": log, "README.md": readme])
                 .problems()
         }
@@ -36,6 +38,8 @@ struct DocFigureTests {
             == ["README.md: link to docs/BENCHMARKS.md#load-verfy: no such heading or id there"])
         #expect(problems("[spec](FORMAT2.md)") == ["README.md: link to FORMAT2.md: no such file"])
         #expect(problems("```\n[not a link](nowhere.md)\n```\n").isEmpty)
+        let merged = problems("", table: table + "\n| Compile | 0.2 s | A section (2026-11-28) | `x` |")
+        #expect(merged == ["docs/BENCHMARKS.md: a row of \"Today's figures\" without an id: | Compile | 0.2 s | A section (2026-11-28) | `x` |"])
     }
 }
 
@@ -63,7 +67,7 @@ struct DocLinks {
     func problems() -> [String] {
         let rows = Self.todayCells(of: documents[Self.figureTable] ?? "")
         let anchors = documents.mapValues(Self.anchors(of:))
-        var found: [String] = []
+        var found = Self.tableProblems(of: documents[Self.figureTable] ?? "").map { "\(Self.figureTable): \($0)" }
         for (path, text) in documents.sorted(by: { $0.key < $1.key }) {
             for (label, target) in Self.links(in: text) {
                 if let problem = check(label: label, target: target, from: path, rows: rows, anchors: anchors) {
@@ -128,6 +132,25 @@ struct DocLinks {
             result.insert(count == 0 ? slug : "\(slug)-\(count)")
         }
         return result
+    }
+
+    /// Rows of "Today's figures" without an id (`<a id="...">` first), a repeated id, or
+    /// another number of cells than the header's: a row merged in an older shape.
+    static func tableProblems(of table: String) -> [String] {
+        guard let start = table.range(of: "## Today's figures\n") else { return ["no \"## Today's figures\" section"] }
+        let section = table[start.upperBound...].components(separatedBy: "\n## ")[0]
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("|") }
+        guard let header = rows.first else { return ["no table under \"## Today's figures\""] }
+        func cells(_ row: Substring) -> Int { row.replacingOccurrences(of: "\\|", with: "").split(separator: "|", omittingEmptySubsequences: false).count }
+        var ids = Set<String>(), found: [String] = []
+        for row in rows.dropFirst(2) {
+            guard let id = row.firstMatch(of: /^\| <a id="([^"]+)"><\/a>/)?.output.1 else {
+                found.append("a row of \"Today's figures\" without an id: \(row.prefix(60))"); continue
+            }
+            if !ids.insert(String(id)).inserted { found.append("row id \(id) appears twice") }
+            if cells(row) != cells(header) { found.append("row \(id) has not the header's \(cells(header) - 2) cells") }
+        }
+        return found
     }
 
     /// Row id -> "Today" cell of the figure table's rows.
