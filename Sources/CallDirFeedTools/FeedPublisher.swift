@@ -19,7 +19,7 @@ package enum FeedPublisher {
         /// feed keeps the id of its first manifest: another is refused.
         package var feedId: String?
         /// `--rotate-from`: the key the feed is signed with now; `key` becomes the feed's key
-        /// through a rotation statement both sign (`FeedRoot`, FORMAT.md "Key rotation").
+        /// through a rotation statement both sign (`FeedRoot`, FEED-PROTOCOL.md "Key rotation").
         package var rotateFrom: FeedPrivateKey?
         package var temporaryFolder = "/tmp"
         package init() {}

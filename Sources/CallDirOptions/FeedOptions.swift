@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The signed update feed's commands (FORMAT.md, "Update feed"): their options, parsed by
+/// The signed update feed's commands (FEED-PROTOCOL.md): their options, parsed by
 /// `calldir` for help and validation and again by `calldir-serve`, which runs them (it links
 /// swift-crypto and the HTTP client; `calldir` links neither, so its start-up is unchanged).
 public enum FeedCommandName: String, CaseIterable, Sendable {

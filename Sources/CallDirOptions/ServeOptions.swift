@@ -3,7 +3,7 @@ import ArgumentParser
 /// The options of `calldir serve`, shared by the `calldir` front end (which parses them for
 /// `--help` and validation, then execs `calldir-serve`) and the `calldir-serve` daemon itself.
 /// This target depends on ArgumentParser and CallDirReader only, so `calldir` never links SwiftNIO: linking it
-/// made every `calldir lookup` start measurably slower (docs/SERVE.md has the figures).
+/// made every `calldir lookup` start measurably slower (docs/BENCHMARKS-LOG.md has the figures).
 public struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The index to serve (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
     public var index: String?

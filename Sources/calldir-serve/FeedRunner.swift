@@ -9,7 +9,7 @@ import CallDirFeedTools
 import CallDirReader
 import Dispatch
 
-/// Runs the feed's commands (their options and help are in CallDirFeedOptions; `calldir`
+/// Runs the feed's commands (their options and help are in CallDirOptions; `calldir`
 /// checks them first and execs this with the command's name).
 enum FeedRunner {
     static func main(_ command: FeedCommandName, arguments: [String]) -> Never {
