@@ -26,6 +26,8 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     let simulator = CallKitSimulator()
     let folder: SharedFolder
     var requestSize: Int
+    /// The user's layer as the extension resolves it (nil: the list alone).
+    var personal: PersonalSettings?
     var fates: [Fate] = []
     var enabled: Bool? = true
     private(set) var openBackgroundTasks = 0
@@ -65,7 +67,7 @@ final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     func runExtension(_ fate: Fate) -> CallDirectoryErrorCode? {
         if fate == .busy { return .currentlyLoading }
         simulator.beginRequest()
-        let request = CallDirectoryExtensionRequest(folder: folder, requestSize: requestSize)
+        let request = CallDirectoryExtensionRequest(folder: folder, requestSize: requestSize, personal: personal)
         switch fate {
         case .busy: return .currentlyLoading
         case .refused(let code):
