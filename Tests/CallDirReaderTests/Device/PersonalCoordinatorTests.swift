@@ -158,14 +158,14 @@ struct PersonalCoordinatorTests {
         #expect(rig.entriesSent(since: before) == 230, "each changed entry sent once across \(requests.count) requests")
     }
 
-    @Test("the layer edited while a complete load is under way: the load never mixes two layers")
+    @Test("the layer edited while a complete load is under way: the load never mixes two layers (every request accepted, the store is the new layer's)")
     func editDuringLoad() async throws {
         let rig = PersonalRig(requestSize: 20)
         defer { rig.remove() }
         let index = try compileIndex(rig.scratch, "fr.calldir", block: Self.block, identify: Self.identify)
-        let first = PersonalLayer(blocked: [NumberRange(first: 33_162_000_400, last: 33_162_000_449)])
+        let first = PersonalLayer(labels: [.init(NumberRange(first: 33_162_000_600, last: 33_162_000_600), text: "Shop")])
         let second = PersonalLayer(allowed: [.init(NumberRange(first: 33_162_000_010, last: 33_162_000_019))],
-                                   labels: [.init(NumberRange(first: 33_162_000_420, last: 33_162_000_429), text: "Shop")])
+                                   blocked: [NumberRange(first: 33_162_000_400, last: 33_162_000_449)])
         try rig.folder.writePersonalLayer(first)
         let coordinator = rig.coordinator()
         try await coordinator.install(index.path)
@@ -175,7 +175,12 @@ struct PersonalCoordinatorTests {
             if step == .afterCommit, counter.next() == 1 { try folder.writePersonalLayer(second) }
         }
         try await coordinator.loadAll()
-        #expect(DeviceState(rig.phone.simulator) == expectedStore(list: try rig.listStore(index), layer: second, contacts: [], now: rig.clock.now))
+        // A load resumed with the new layer over entries fed with the old one would leave
+        // 010-019 blocked, or make the next change add 400-449 twice (CallKit's error 4).
+        let history = rig.phone.simulator.history
+        #expect(history.allSatisfy { $0.succeeded }, "\(history.compactMap { $0.failure })")
+        let wanted = expectedStore(list: try rig.listStore(index), layer: second, contacts: [], now: rig.clock.now)
+        #expect(DeviceState(rig.phone.simulator) == wanted)
     }
 
     @Test("an allowance for 2 hours: blocked again when it expires, by one incremental request")
