@@ -138,17 +138,22 @@ public actor ReloadCoordinator {
         return try LoadRecord.decode(folder.readCommitted())?.checkpoint?.overlayDigest == wantedOverlay()
     }
 
-    /// Publishes the contacts' numbers (read from `source`, e.g. `ContactStoreSource` after
-    /// `CNContactStoreDidChangeNotification`) for the extension; returns true when they
-    /// changed: call `loadAll` next, which sends only the changed entries.
-    @discardableResult
-    public func updateContacts(_ source: some ContactsSource) async throws -> Bool {
-        guard let personal else { return false }
+    /// The contacts' numbers of `source` (e.g. `ContactStoreSource` after
+    /// `CNContactStoreDidChangeNotification`: every number, re-read), normalised with the
+    /// layer's region, for `publishContacts`. Runs on the caller's thread.
+    public nonisolated func contactNumbers(from source: some ContactsSource) throws -> [Int64] {
+        guard let personal else { return [] }
         var skipped = 0
-        let numbers = try source.numbers(normalizer: personal.normalizer, skipped: &skipped)
+        return try source.numbers(normalizer: personal.normalizer, skipped: &skipped)
+    }
+
+    /// Publishes the contacts' numbers for the extension (`contacts.vcf`); returns true when
+    /// they changed: call `loadAll` next, which sends only the changed entries.
+    @discardableResult
+    public func publishContacts(_ numbers: [Int64]) async throws -> Bool {
         await acquire()
         defer { release() }
-        return try folder.writeContacts(numbers)
+        return try io { try folder.writeContacts(numbers) }
     }
 
     /// When the earliest allowance of the layer expires (Unix seconds): schedule a `loadAll`

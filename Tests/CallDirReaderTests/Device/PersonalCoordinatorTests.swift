@@ -80,7 +80,7 @@ struct PersonalCoordinatorTests {
         // The app read its contacts (here a vCard; on a phone `ContactStoreSource`): the
         // dentist, written nationally, is inside the blocked and labelled range.
         let vcf = rig.scratch.write("contacts.vcf", "BEGIN:VCARD\nVERSION:3.0\nFN:Dentist\nTEL:01 62 00 00 42\nEND:VCARD\n")
-        #expect(try await coordinator.updateContacts(VCardContacts(path: vcf)))
+        #expect(try await coordinator.publishContacts(coordinator.contactNumbers(from: VCardContacts(path: vcf))))
         #expect(try await !coordinator.isLoadedCompletely(), "the device does not hold the new layer yet")
         let before = rig.phone.simulator.history.count
         try await coordinator.loadAll()
@@ -91,7 +91,7 @@ struct PersonalCoordinatorTests {
         #expect(DeviceState(rig.phone.simulator) == expected)
         #expect(try await coordinator.isLoadedCompletely())
         // The same contacts again: nothing to send.
-        #expect(try await !coordinator.updateContacts(VCardContacts(path: vcf)))
+        #expect(try await !coordinator.publishContacts(coordinator.contactNumbers(from: VCardContacts(path: vcf))))
     }
 
     @Test("a list delta with a layer present is an update carrying only the list's changes the layer does not hide")
