@@ -66,6 +66,24 @@ func request(_ folder: SharedFolder, layer: Bool) throws -> (CountingSink, LoadS
     return (sink, step, seconds)
 }
 
+/// The request's parts without the records' writes, 5 times (nothing committed): resolving the
+/// overlay (personal.txt, contacts.vcf, the held overlay) and `DeviceLoader.loadRequest`.
+func loaderTimes(_ folder: SharedFolder) throws -> (resolve: Double, build: Double) {
+    let committed = try LoadRecord.decode(folder.readCommitted())?.checkpoint
+    var (resolves, builds) = ([Double](), [Double]())
+    for _ in 0..<5 {
+        let t0 = now()
+        let overlay = try folder.currentOverlay(PersonalSettings(region: 33))
+        let held = committed.flatMap { $0.overlayDigest != overlay.digest ? folder.heldOverlay($0.overlayDigest) : nil }
+        let t1 = now()
+        let loader = try DeviceLoader(index: CallDirIndex(path: folder.indexPath), overlay: overlay, held: held)
+        _ = try loader.loadRequest(into: CountingSink(), resumingFrom: committed)
+        resolves.append(t1 - t0)
+        builds.append(now() - t1)
+    }
+    return (resolves.sorted()[2], builds.sorted()[2])
+}
+
 /// `count` French numbers, `inside` of them blocked by `index`, seeded (xorshift).
 func contacts(_ index: CallDirIndex, count: Int, inside: Int) throws -> [Int64] {
     var state: UInt64 = 0x37_2026
@@ -103,6 +121,8 @@ do {
         }
         print("complete load\(arguments.contains("--layer") ? " with the layer" : ""): \(entries) entries in \(requests) requests, \(Int(seconds * 1000)) ms, peak \(peakKiB()) KiB")
     case "request" where arguments.count == 2:
+        let (resolve, build) = try loaderTimes(SharedFolder(path: arguments[1]))
+        print("resolving the layer and contacts \(formatted(resolve * 1000)) ms, DeviceLoader building the request \(formatted(build * 1000)) ms (medians of 5)")
         let (sink, step, seconds) = try request(SharedFolder(path: arguments[1]), layer: true)
         let kind = step.map { "\($0.kind)" } ?? "none"
         print("one request (\(kind)): \(sink.removes) removals + \(sink.adds) additions, built in \(formatted(seconds * 1000)) ms, "

@@ -58,7 +58,7 @@ extension SharedFolder {
 
     /// The held overlay of `digest`: the empty one for 0; nil when missing, unreadable, or not
     /// the overlay its name says (then a change cannot be computed: load completely).
-    func heldOverlay(_ digest: UInt64) -> PersonalOverlay? {
+    public func heldOverlay(_ digest: UInt64) -> PersonalOverlay? {
         guard digest != 0 else { return PersonalOverlay(layer: PersonalLayer(), now: 0) }
         guard let bytes = try? read(heldOverlayPath(digest), limit: 1 << 26),
               let normalizer = try? NumberNormalizer(),
