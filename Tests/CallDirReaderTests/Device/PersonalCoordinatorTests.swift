@@ -204,4 +204,26 @@ struct PersonalCoordinatorTests {
         #expect(DeviceState(rig.phone.simulator) == (try rig.listStore(index)))
         #expect(Syscalls.folderEntries(rig.folder.path).filter { $0.hasPrefix("overlay-") }.isEmpty, "no held overlay left once the list alone is held")
     }
+
+    @Test("a held overlay that is missing or not the one its name says: the change is a complete load, never a diff from a wrong base")
+    func damagedHeldOverlay() async throws {
+        let rig = PersonalRig(requestSize: 1_000)
+        defer { rig.remove() }
+        let index = try compileIndex(rig.scratch, "fr.calldir", block: Self.block, identify: Self.identify)
+        let coordinator = rig.coordinator()
+        try await coordinator.install(index.path)
+        try rig.folder.writePersonalLayer(PersonalLayer(blocked: [NumberRange(first: 33_162_000_400, last: 33_162_000_409)]))
+        try await coordinator.loadAll()
+        let held = try #require(Syscalls.folderEntries(rig.folder.path).first { $0.hasPrefix("overlay-") })
+        // Another valid layer under the held overlay's name (a forger, or a bug): its digest differs.
+        try rig.folder.writeAtomically(Array("calldir-personal 1\nblock +33162000401\n".utf8), to: rig.folder.path + "/" + held)
+        let layer = PersonalLayer(allowed: [.init(NumberRange(first: 33_162_000_020, last: 33_162_000_020))],
+                                  blocked: [NumberRange(first: 33_162_000_400, last: 33_162_000_409)])
+        try rig.folder.writePersonalLayer(layer)
+        let before = rig.phone.simulator.history.count
+        try await coordinator.loadAll()
+        #expect(rig.requests(since: before).first?.kind == .complete)
+        #expect(rig.phone.simulator.history.allSatisfy { $0.succeeded })
+        #expect(DeviceState(rig.phone.simulator) == expectedStore(list: try rig.listStore(index), layer: layer, contacts: [], now: rig.clock.now))
+    }
 }
