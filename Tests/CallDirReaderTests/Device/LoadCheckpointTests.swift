@@ -131,4 +131,21 @@ struct LoadCheckpointTests {
         v3 += (0..<4).map { UInt8((crc3 >> (8 * UInt32($0))) & 0xFF) }
         #expect(throws: CallDirError.self) { try LoadRecord(bytes: v3) }
     }
+
+    @Test("golden: the version 4 seeds of the checkpoint fuzzer decode to the fields FORMAT.md places, and encode back byte for byte")
+    func golden() throws {
+        let corpus = String(#filePath.split(separator: "/").dropLast(4).joined(separator: "/")) + "/Fuzz/Corpus/Checkpoint/"
+        func read(_ name: String) throws -> [UInt8] { try #require(try SharedFolder(path: "/").read("/" + corpus + name)) }
+        let change = try LoadRecord(bytes: read("layer-change-v4.bin"))
+        var expected = LoadCheckpoint(indexChecksum: 7, indexByteCount: 64)
+        expected.update = .init(fromChecksum: 7, fromByteCount: 64, fromOverlayDigest: 0x0102_0304_0506_0708)
+        expected.overlayDigest = 0x1122_3344_5566_7788
+        expected.lastBlockingNumber = 33_162_000_042
+        expected.lastIdentificationNumber = 33_162_000_042
+        expected.entriesLoaded = 3
+        #expect(change == LoadRecord(generation: 3, checkpoint: expected, requestSize: 7))
+        #expect(try change.bytes == read("layer-change-v4.bin"))
+        #expect(try LoadCheckpoint(bytes: read("fresh-v4.bin")) == LoadCheckpoint(indexChecksum: 7, indexByteCount: 64))
+        #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: read("fresh.bin")) }  // version 1: refused
+    }
 }
