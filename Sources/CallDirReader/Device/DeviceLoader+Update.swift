@@ -67,7 +67,8 @@ extension DeviceLoader {
         [(DeviceEntryKind.blocking, true), (.identification, true), (.blocking, false), (.identification, false)].map { kind, removals in
             switch base {
             case .list(let old): return ChangeStream(list: DeviceDeltaStream(old: old, new: index, kind: kind, removals: removals), overlay: overlay)
-            case .layer(let old): return ChangeStream(layer: PersonalDeltaStream(index: index, old: old, new: overlay, kind: kind, removals: removals))
+            case .layer(let old): return ChangeStream(layer: PersonalDeltaStream(index: index, old: old, new: overlay, kind: kind, removals: removals,
+                                                                                  spans: layerSpans))
             }
         }
     }

@@ -41,6 +41,10 @@ public struct DeviceLoader {
     public let held: PersonalOverlay?
     /// `overlay`'s digest (0: none), as checkpoints name it.
     public let overlayDigest: UInt64
+    /// Where list ⊕ `held` and list ⊕ `overlay` can differ (computed once: a change's streams
+    /// are made three times per request).
+    @usableFromInline
+    let layerSpans: [NumberRange]
 
     /// Throws `.usage` when `requestSize` is below 1. Sizes above
     /// `CallKitLimits.maxEntriesPerRequest` are accepted (`CallKitSimulator` shows why not).
@@ -59,6 +63,7 @@ public struct DeviceLoader {
         self.overlay = overlay?.isEmpty == false ? overlay : nil
         self.held = held
         overlayDigest = overlay?.digest ?? 0
+        layerSpans = held.map { (overlay ?? PersonalOverlay(layer: PersonalLayer(), now: 0)).differingSpans(from: $0) } ?? []
     }
 
     /// Feeds one request into `context`, resuming from the committed checkpoint (nil: none, or

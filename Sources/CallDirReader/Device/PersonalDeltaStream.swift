@@ -26,13 +26,14 @@ final class PersonalDeltaStream {
         var count = 0
     }
 
-    init(index: CallDirIndex, old: PersonalOverlay, new: PersonalOverlay?, kind: DeviceEntryKind, removals: Bool) {
+    /// `spans`: `new.differingSpans(from: old)` when the caller has it.
+    init(index: CallDirIndex, old: PersonalOverlay, new: PersonalOverlay?, kind: DeviceEntryKind, removals: Bool, spans: [NumberRange]? = nil) {
         let new = new ?? PersonalOverlay(layer: PersonalLayer(), now: 0)
         self.kind = kind
         self.removals = removals
         self.old = PersonalMergeStream(list: DeviceEntryStream(index: index, kind: kind), overlay: old)
         self.new = PersonalMergeStream(list: DeviceEntryStream(index: index, kind: kind), overlay: new)
-        spans = new.differingSpans(from: old)
+        self.spans = spans ?? new.differingSpans(from: old)
         numbers = .allocate(capacity: DeviceEntryStream.chunk)
         labelIDs = .allocate(capacity: DeviceEntryStream.chunk)
     }
