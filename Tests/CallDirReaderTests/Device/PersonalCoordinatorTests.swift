@@ -67,13 +67,19 @@ struct PersonalCoordinatorTests {
     static let block = ["33162000000-33162000099", "33162000500", "33612345678"]
     static let identify = ["33162000000-33162000099,Telemarketing", "33162000200,Bank"]
 
+    /// The small French list compiled and installed; the app's coordinator.
+    static func installList(_ rig: PersonalRig) async throws -> (CallDirIndex, ReloadCoordinator) {
+        let index = try compileIndex(rig.scratch, "fr.calldir", block: block, identify: identify)
+        let coordinator = rig.coordinator()
+        try await coordinator.install(index.path)
+        return (index, coordinator)
+    }
+
     @Test("a contact inside a blocked range, through ReloadCoordinator and the extension: one incremental request of 2 entries; it rings and nothing else changed")
     func contactThroughCoordinator() async throws {
         let rig = PersonalRig(requestSize: 1_000)
         defer { rig.remove() }
-        let index = try compileIndex(rig.scratch, "fr.calldir", block: Self.block, identify: Self.identify)
-        let coordinator = rig.coordinator()
-        try await coordinator.install(index.path)
+        let (index, coordinator) = try await Self.installList(rig)
         try await coordinator.loadAll()
         let list = try rig.listStore(index)
         #expect(DeviceState(rig.phone.simulator) == list)
@@ -162,13 +168,11 @@ struct PersonalCoordinatorTests {
     func editDuringLoad() async throws {
         let rig = PersonalRig(requestSize: 20)
         defer { rig.remove() }
-        let index = try compileIndex(rig.scratch, "fr.calldir", block: Self.block, identify: Self.identify)
+        let (index, coordinator) = try await Self.installList(rig)
         let first = PersonalLayer(labels: [.init(NumberRange(first: 33_162_000_600, last: 33_162_000_600), text: "Shop")])
         let second = PersonalLayer(allowed: [.init(NumberRange(first: 33_162_000_010, last: 33_162_000_019))],
                                    blocked: [NumberRange(first: 33_162_000_400, last: 33_162_000_449)])
         try rig.folder.writePersonalLayer(first)
-        let coordinator = rig.coordinator()
-        try await coordinator.install(index.path)
         let counter = StepCounter()
         let folder = rig.folder
         await coordinator.setStepHook { step in  // the user edits after the second request
@@ -187,9 +191,7 @@ struct PersonalCoordinatorTests {
     func expiry() async throws {
         let rig = PersonalRig(requestSize: 1_000)
         defer { rig.remove() }
-        let index = try compileIndex(rig.scratch, "fr.calldir", block: Self.block, identify: Self.identify)
-        let coordinator = rig.coordinator()
-        try await coordinator.install(index.path)
+        let (index, coordinator) = try await Self.installList(rig)
         let layer = PersonalLayer(allowed: [.init(NumberRange(first: 33_162_000_500, last: 33_162_000_500), expiry: rig.clock.now + 7_200)])
         try rig.folder.writePersonalLayer(layer)
         try await coordinator.loadAll()
@@ -209,9 +211,7 @@ struct PersonalCoordinatorTests {
     func damagedHeldOverlay() async throws {
         let rig = PersonalRig(requestSize: 1_000)
         defer { rig.remove() }
-        let index = try compileIndex(rig.scratch, "fr.calldir", block: Self.block, identify: Self.identify)
-        let coordinator = rig.coordinator()
-        try await coordinator.install(index.path)
+        let (index, coordinator) = try await Self.installList(rig)
         try rig.folder.writePersonalLayer(PersonalLayer(blocked: [NumberRange(first: 33_162_000_400, last: 33_162_000_409)]))
         try await coordinator.loadAll()
         let held = try #require(Syscalls.folderEntries(rig.folder.path).first { $0.hasPrefix("overlay-") })
