@@ -83,6 +83,10 @@ public actor ReloadCoordinator {
     /// record keeps it across launches.
     public let requestSize: Int
     public let minimumRequestSize: Int
+    /// How the user's layer is resolved (the extension must use the same region): a load is
+    /// finished only when the device holds list ⊕ the layer and contacts in the folder now.
+    /// Nil: the list alone.
+    public let personal: PersonalSettings?
 
     private var locked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -90,13 +94,14 @@ public actor ReloadCoordinator {
     package var stepHook: (@Sendable (ReloadStep) throws -> Void)?
 
     public init(folder: SharedFolder, platform: any CallDirectoryPlatform, maxConsecutiveFailures: Int = 3, maxRequests: Int = 10_000,
-                requestSize: Int = DeviceLoader.defaultRequestSize, minimumRequestSize: Int = 10_000) {
+                requestSize: Int = DeviceLoader.defaultRequestSize, minimumRequestSize: Int = 10_000, personal: PersonalSettings? = nil) {
         self.folder = folder
         self.platform = platform
         self.maxConsecutiveFailures = max(1, maxConsecutiveFailures)
         self.maxRequests = max(1, maxRequests)
         self.requestSize = max(1, requestSize)
         self.minimumRequestSize = max(1, minimumRequestSize)
+        self.personal = personal
     }
 
     package func setStepHook(_ hook: (@Sendable (ReloadStep) throws -> Void)?) { stepHook = hook }
@@ -124,11 +129,42 @@ public actor ReloadCoordinator {
         return try IndexInstaller(folder: folder).installDelta(delta, expecting: expected, check: check)
     }
 
-    /// Whether the device holds the installed index (a finished, committed load of it).
+    /// Whether the device holds the installed index ⊕ the user's layer now (a finished,
+    /// committed load of it).
     public func isLoadedCompletely() async throws -> Bool {
         await acquire()
         defer { release() }
-        return try IndexInstaller(folder: folder).isLoadedCompletely()
+        guard try IndexInstaller(folder: folder).isLoadedCompletely() else { return false }
+        return try LoadRecord.decode(folder.readCommitted())?.checkpoint?.overlayDigest == wantedOverlay()
+    }
+
+    /// The contacts' numbers of `source` (e.g. `ContactStoreSource` after
+    /// `CNContactStoreDidChangeNotification`: every number, re-read), normalised with the
+    /// layer's region, for `publishContacts`. Runs on the caller's thread.
+    public nonisolated func contactNumbers(from source: some ContactsSource) throws -> [Int64] {
+        guard let personal else { return [] }
+        var skipped = 0
+        return try source.numbers(normalizer: personal.normalizer, skipped: &skipped)
+    }
+
+    /// Publishes the contacts' numbers for the extension (`contacts.vcf`); returns true when
+    /// they changed: call `loadAll` next, which sends only the changed entries.
+    @discardableResult
+    public func publishContacts(_ numbers: [Int64]) async throws -> Bool {
+        await acquire()
+        defer { release() }
+        return try io { try folder.writeContacts(numbers) }
+    }
+
+    /// When the earliest allowance of the layer expires (Unix seconds): schedule a `loadAll`
+    /// then (e.g. a `BGProcessingTask`), which sends the expiry as a change.
+    public func nextExpiry() throws -> Int64? {
+        try personal.map(folder.currentOverlay)?.nextExpiry
+    }
+
+    /// The digest of the overlay the device should hold now (0: none).
+    private func wantedOverlay() throws -> UInt64 {
+        try io { try personal.map(folder.currentOverlay)?.digest ?? 0 }
     }
 
     /// Reloads until the device holds the whole index; returns the finished checkpoint.
@@ -150,6 +186,7 @@ public actor ReloadCoordinator {
 
     private func reloadUntilFinished() async throws -> LoadCheckpoint {
         if await platform.isExtensionEnabled() == false { throw ReloadError(reason: .disabled, requests: 0) }
+        _ = try wantedOverlay()  // a layer the extension could not read: say so before any request
         var requests = 0
         var failures = 0
         func fail(_ reason: ReloadError.Reason) throws {
@@ -161,7 +198,7 @@ public actor ReloadCoordinator {
             // app did not commit means the store may be empty: start over.
             // An adopted record may be of the index installed before (a system-run request, then
             // an install): finished only if it names the index installed now.
-            if let adopted = try settleLeftOvers(), adopted.isFinished, isInstalled(adopted) { return finished(adopted) }
+            if let adopted = try settleLeftOvers(), adopted.isFinished, isInstalled(adopted), try isWanted(adopted) { return finished(adopted) }
             if Task.isCancelled { throw ReloadError(reason: .cancelled, requests: requests) }
             try stepHook?(.beforeReload)
             // The number the extension gives this request: one above every record now there.
@@ -199,7 +236,9 @@ public actor ReloadCoordinator {
                 continue
             }
             failures = 0
-            if checkpoint.isFinished { return finished(checkpoint) }
+            // Finished with another layer than the folder's now (an edit, an expiry during the
+            // load): the next request sends the change.
+            if checkpoint.isFinished, try isWanted(checkpoint) { return finished(checkpoint) }
             if requests >= maxRequests { throw ReloadError(reason: .noCheckpoint, requests: requests) }
         }
     }
@@ -208,8 +247,11 @@ public actor ReloadCoordinator {
         (try? CallDirIndex(path: folder.indexPath)).map(checkpoint.names) == true
     }
 
+    private func isWanted(_ checkpoint: LoadCheckpoint) throws -> Bool { checkpoint.overlayDigest == (try wantedOverlay()) }
+
     private func finished(_ checkpoint: LoadCheckpoint) -> LoadCheckpoint {
         try? folder.remove(folder.previousIndexPath)  // the device holds the index: no update needs it
+        folder.removeHeldOverlays(keeping: [checkpoint.overlayDigest])  // nor another layer
         return checkpoint
     }
 

@@ -26,6 +26,8 @@ package final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     package let simulator = CallKitSimulator()
     package let folder: SharedFolder
     package var requestSize: Int
+    /// The user's layer as the extension resolves it (nil: the list alone).
+    package var personal: PersonalSettings?
     package var fates: [Fate] = []
     package var enabled: Bool? = true
     package private(set) var openBackgroundTasks = 0
@@ -65,7 +67,7 @@ package final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     package func runExtension(_ fate: Fate) -> CallDirectoryErrorCode? {
         if fate == .busy { return .currentlyLoading }
         simulator.beginRequest()
-        let request = CallDirectoryExtensionRequest(folder: folder, requestSize: requestSize)
+        let request = CallDirectoryExtensionRequest(folder: folder, requestSize: requestSize, personal: personal)
         switch fate {
         case .busy: return .currentlyLoading
         case .refused(let code):
