@@ -245,7 +245,12 @@ def parsing_rules(rules):
         # A prefix pattern without transform rule or `$` (GB `0|180020`, CN, KR, CO, AU...):
         # a DFA too, whose longest match is what Python's `re.match` takes for these patterns.
         prefix = digit_dfa(npfp, table) if npfp and not npfp.isdigit() and not transform and "$" not in npfp else -1
-        rows.append((code, region, start, lengths, local, npfp, transform, prefix))
+        # The others (AR, BR, JP...) run as regular expressions, but only on numbers a non-empty
+        # prefix of which matches the pattern without its `$` anchors (a DFA: a superset of what
+        # the expression matches; an empty match changes nothing).
+        regex = npfp and prefix < 0 and (transform or not npfp.isdigit())
+        pretest = digit_dfa(npfp.replace("$", ""), table) if regex else -1
+        rows.append((code, region, start, lengths, local, npfp, transform, prefix, pretest))
     return table, rows
 
 
@@ -340,11 +345,12 @@ def write_parsing(table, rows):
         "extension ParsingRules {",
         "    /// One row per calling code, from its main region: code, start state of general_desc's",
         "    /// national-number DFA, possible lengths (bit n), local-only lengths, national prefix",
-        "    /// for parsing and transform rule, start state of the national prefix's DFA (-1: none).",
+        "    /// for parsing and transform rule, start state of the national prefix's DFA (-1: none),",
+        "    /// start state of the DFA a regular expression's non-empty matches must start with (-1: none).",
         "    static let rows: [Row] = [",
     ]
-    for code, region, start, lengths, local, npfp, transform, prefix in rows:
-        lines.append(f"        Row({code}, {start}, 0x{lengths:X}, 0x{local:X}, {swift_string(npfp)}, {swift_string(transform)}, {prefix}),  // {region}")
+    for code, region, start, lengths, local, npfp, transform, prefix, pretest in rows:
+        lines.append(f"        Row({code}, {start}, 0x{lengths:X}, 0x{local:X}, {swift_string(npfp)}, {swift_string(transform)}, {prefix}, {pretest}),  // {region}")
     lines += ["    ]", ""] + dfa_lines(table) + ["}", ""]
     with open(PARSING, "w") as f:
         f.write("\n".join(lines))
