@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// `NumberTypes`' DFA laid out for the walk: immortal memory read through raw pointers (no
 /// reference counting, no bounds checks, no allocation per number), 10 next states of 16 bits
 /// a state (20 bytes: the 113 KB fit in L2), and a number's digits spelled 8 at a time into
@@ -61,17 +63,4 @@ struct TypeWalk: @unchecked Sendable {
         }
         return state
     }
-}
-
-/// The 8 decimal digits of `value` (< 10^8, leading zeros included), one a byte, the first
-/// digit in the lowest byte: split into halves, quarters and digits in the lanes of one word
-/// (division by 100 and by 10 as multiplications exact for these ranges).
-@inline(__always)
-func digitBytes(_ value: UInt64) -> UInt64 {
-    let high = value / 10_000
-    var lanes = high | (value &- high &* 10_000) &<< 32  // 4 digits a 32-bit lane
-    var quotient = (lanes &* 5243) &>> 19 & 0x0000_007F_0000_007F  // x / 100 for x < 43,699
-    lanes = quotient | (lanes &- quotient &* 100) &<< 16  // 2 digits a 16-bit lane
-    quotient = (lanes &* 103) &>> 10 & 0x000F_000F_000F_000F  // x / 10 for x < 179
-    return quotient | (lanes &- quotient &* 10) &<< 8
 }
