@@ -1,14 +1,31 @@
-/// Powers of ten that fit in a UInt64 (10^0 ... 10^19).
-private let powersOfTen: [UInt64] = [
-    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
-    1_000_000_000, 10_000_000_000, 100_000_000_000, 1_000_000_000_000,
-    10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
-    10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
-    10_000_000_000_000_000_000,
-]
-
+/// 10^n for n in 0...19 (the powers that fit in a UInt64): a switch the compiler turns into
+/// a constant table, where a global array would be checked for its lazy initialisation at
+/// every read.
 @inline(__always)
-func powerOfTen(_ n: Int) -> UInt64 { powersOfTen[n] }
+func powerOfTen(_ n: Int) -> UInt64 {
+    switch n {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    default: 10_000_000_000_000_000_000
+    }
+}
 
 /// The digits of a number or wildcard pattern, kept as an integer so nothing is allocated:
 /// `literal` digits whose value is `value`, followed by `wildcards` '#'. Because the digit
@@ -163,6 +180,61 @@ struct FieldScan {
 }
 
 // MARK: - Eight digits at a time
+
+/// A field written the usual ways, read in one pass with nothing stored but the result:
+/// digits, an optional leading `+`, and space, one `(`, `)`, `/`, `.` and `-` between them,
+/// with fewer than `Digits.maxAccumulated` digits. Nil for anything else, which `FieldScan`
+/// reads (NBSP, `#`, `..`, a `-` beside a space or between two numbers: what may be a range; a
+/// second `(`; any other byte). A `(0)` is read as the 0 it is: `FieldScan` drops it, and a
+/// number puts it back.
+@inline(__always)
+func simpleNumberDigits(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (digits: Digits, plus: Bool)? {
+    var i = start
+    let plus = bytes[i] == 0x2B
+    if plus { i &+= 1 }
+    var value: UInt64 = 0
+    var count = 0
+    var dashes = 0
+    var beforeDash = 0
+    var opened = false
+    while i < end {
+        let byte = bytes[i]
+        let digit = byte &- 0x30
+        if digit < 10 {
+            value = value &* 10 &+ UInt64(digit)
+            count &+= 1
+        } else if byte == 0x2D {  // -
+            if i > start && bytes[i &- 1] == 0x20 || i &+ 1 < end && bytes[i &+ 1] == 0x20 { return nil }
+            dashes &+= 1
+            beforeDash = count
+        } else if byte == 0x2E {  // .
+            if i &+ 1 < end && bytes[i &+ 1] == 0x2E { return nil }
+        } else if byte == 0x28 {  // (
+            // One at most: the scanner puts back only the last `(0)` it dropped.
+            if opened { return nil }
+            opened = true
+        } else if byte != 0x20 && byte != 0x29 && byte != 0x2F {  // space ) /
+            return nil
+        }
+        i &+= 1
+    }
+    guard count > 0, count < Digits.maxAccumulated else { return nil }
+    if dashes == 1, beforeDash >= E164.minDigits, count &- beforeDash >= E164.minDigits { return nil }
+    return (Digits(value: value, literal: count, wildcards: 0), plus)
+}
+
+/// The 8 decimal digits of `value` (< 10^8, leading zeros included), one a byte, the first
+/// digit in the lowest byte: split into halves, quarters and digits in the lanes of one word
+/// (division by 100 and by 10 as multiplications exact for these ranges).
+@inline(__always)
+package func digitBytes(_ value: UInt64) -> UInt64 {
+    let high = value / 10_000
+    var lanes = high | (value &- high &* 10_000) &<< 32  // 4 digits a 32-bit lane
+    var quotient = (lanes &* 5243) &>> 19 & 0x0000_007F_0000_007F  // x / 100 for x < 43,699
+    lanes = quotient | (lanes &- quotient &* 100) &<< 16  // 2 digits a 16-bit lane
+    quotient = (lanes &* 103) &>> 10 & 0x000F_000F_000F_000F  // x / 10 for x < 179
+    return quotient | (lanes &- quotient &* 10) &<< 8
+}
 
 /// The value of `bytes[start..<end]` when it is 8 to 16 ASCII digits, else nil.
 /// Two unaligned 8-byte loads inside the range replace the per-byte loop (SWAR).

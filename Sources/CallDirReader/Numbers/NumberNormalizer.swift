@@ -130,6 +130,11 @@ public struct NumberNormalizer: Sendable {
             if let entry = plainNumber(value, length: end - start, lead: field[start]) { return entry }
             return finish(Digits(value: value, literal: end - start, wildcards: 0), plus: false)
         }
+        // Next, a number written the usual ways (`+41 21 560 12 34`, `(11) 96127-0609`), read
+        // in one pass; without --country and `+`, its North American shape is checked first.
+        if parsesNumbers, let (digits, plus) = simpleNumberDigits(field, from: start, to: end), plus || mode != .e164 {
+            return parsed(digits, plus: plus)
+        }
         return normalizeScanned(field, from: start, to: end)
     }
 
@@ -272,13 +277,14 @@ public struct NumberNormalizer: Sendable {
     /// A number (no wildcards) as libphonenumber parses it (`ParsingRules`), then rule 6:
     /// 7 to 15 E.164 digits, and by default a possible length for its calling code.
     private func parsed(_ digits: Digits, plus: Bool) -> Result<NormalizedEntry, RejectReason> {
-        switch ParsingRules.parse(digits, plus: plus, region: country, internationalPrefixes: internationalPrefixes) {
+        let table = ParsingRules.table  // read once: each read checks that it is built
+        switch ParsingRules.parse(digits, plus: plus, region: country, internationalPrefixes: internationalPrefixes, table: table) {
         case .success(let (code, national)):
             let codeLength = code < 10 ? 1 : code < 100 ? 2 : 3
             if national.literal + codeLength > E164.maxDigits { return .failure(.tooLong) }
             let e164 = national.prepending(UInt64(code), length: codeLength)
             if e164.literal < E164.minDigits { return .failure(.tooShort) }
-            if !lenient, let problem = ParsingRules.possibility(national, code: code) { return .failure(problem) }
+            if !lenient, let problem = ParsingRules.possibility(national, code: code, table) { return .failure(problem) }
             return .success(.number(Int64(e164.value)))
         case .failure(let reason):
             // --lenient takes any 7 to 15 digits CallKit takes, also under no calling code in use.

@@ -29,9 +29,12 @@ enum ParsingRules {
         /// Start of the national prefix's DFA when it is a pattern without transform rule or
         /// `$` (its longest match is the prefix), -1 otherwise.
         let prefixStart: Int
+        /// For a prefix run as a regular expression: start of the DFA of the expression without
+        /// its `$` anchors, which a non-empty prefix of any number it changes matches (-1: none).
+        let regexPretest: Int
 
         init(_ code: Int, _ patternStart: Int, _ lengths: UInt32, _ localLengths: UInt32,
-             _ nationalPrefix: String, _ transform: String, _ prefixStart: Int) {
+             _ nationalPrefix: String, _ transform: String, _ prefixStart: Int, _ regexPretest: Int) {
             self.code = code
             self.patternStart = patternStart
             self.lengths = lengths
@@ -40,10 +43,12 @@ enum ParsingRules {
             self.transform = transform
             literalPrefix = transform.isEmpty ? DigitPrefix(nationalPrefix) : nil
             self.prefixStart = prefixStart
+            self.regexPretest = regexPretest
         }
     }
 
-    /// What the hot path reads of a row: no strings, so no reference counting.
+    /// What the hot path reads of a row: no strings, so no reference counting. Code 0: no
+    /// country uses the code.
     struct Rules: Sendable {
         let code: Int
         let patternStart: Int
@@ -53,57 +58,44 @@ enum ParsingRules {
         /// The national prefix when it is a plain digit string, or its DFA; else `RegexPrefix`'s.
         let literalPrefix: DigitPrefix?
         let prefixStart: Int
+        let regexPretest: Int
     }
 
-    /// Rules by calling code 0...999.
-    static let byCode: [Rules?] = {
-        var table = [Rules?](repeating: nil, count: 1000)
-        for row in rows {
-            table[row.code] = Rules(code: row.code, patternStart: row.patternStart, lengths: row.lengths,
-                                    localLengths: row.localLengths, hasNationalPrefix: !row.nationalPrefix.isEmpty,
-                                    literalPrefix: row.literalPrefix, prefixStart: row.prefixStart)
-        }
-        return table
-    }()
-
-    @inline(__always)
-    static func row(_ code: Int) -> Rules? { (0..<1000).contains(code) ? byCode[code] : nil }
-
-    /// The DFAs of `dfaHex`: 11 entries a state (next state per digit, 0xFFFF for none; then
-    /// 1 if the state accepts).
-    static let dfa = decodeDFATable(dfaHex)
+    /// The rules and DFAs as the hot path reads them (`ParsingTable`), built once; a
+    /// normaliser keeps a copy, so that it reads them through plain pointers.
+    static let table = ParsingTable(rows: rows, dfa: decodeDFATable(dfaHex))
 
     /// Whether the national number matches the code's national-number pattern in full.
-    static func matchesPattern(_ national: Digits, _ row: Rules) -> Bool {
-        dfa.withUnsafeBufferPointer { dfa in
-            var state = row.patternStart
-            for i in 0..<national.literal {
-                let next = dfa[state &* 11 &+ Int(national.digit(at: i))]
-                if next == 0xFFFF { return false }
-                state = Int(next)
-            }
-            return dfa[state &* 11 &+ 10] == 1
+    @inline(__always)
+    static func matchesPattern(_ national: Digits, _ row: Rules, _ table: ParsingTable) -> Bool {
+        var walk = DigitWalk(national)
+        var state = row.patternStart
+        while let digit = walk.next() {
+            state = table.next(state, digit)
+            if state < 0 { return false }
         }
+        return table.accepts(state)
     }
 
     /// How many leading digits the DFA at `start` matches at most, nil for none.
-    static func longestPrefixMatch(_ number: Digits, from start: Int) -> Int? {
-        dfa.withUnsafeBufferPointer { dfa in
-            var state = start
-            var longest: Int? = dfa[state &* 11 &+ 10] == 1 ? 0 : nil
-            for i in 0..<number.literal {
-                let next = dfa[state &* 11 &+ Int(number.digit(at: i))]
-                if next == 0xFFFF { break }
-                state = Int(next)
-                if dfa[state &* 11 &+ 10] == 1 { longest = i + 1 }
-            }
-            return longest
+    static func longestPrefixMatch(_ number: Digits, from start: Int, _ table: ParsingTable) -> Int? {
+        var walk = DigitWalk(number)
+        var state = start
+        var longest: Int? = table.accepts(state) ? 0 : nil
+        var read = 0
+        while let digit = walk.next() {
+            state = table.next(state, digit)
+            if state < 0 { break }
+            read += 1
+            if table.accepts(state) { longest = read }
         }
+        return longest
     }
 
     /// libphonenumber's `_test_number_length` against general_desc's lengths.
     enum Length { case possible, localOnly, tooShort, tooLong, invalid }
 
+    @inline(__always)
     static func length(_ national: Digits, _ row: Rules) -> Length {
         let n = national.literal
         if n < 32, row.localLengths >> UInt32(n) & 1 == 1 { return .localOnly }
@@ -116,38 +108,47 @@ enum ParsingRules {
 
     /// The calling code the digits start with, and the rest (libphonenumber's
     /// `_extract_country_code`): nil when they start with 0 or with no code in use.
-    static func extractCode(_ digits: Digits) -> (code: Int, rest: Digits)? {
+    @inline(__always)
+    static func extractCode(_ digits: Digits, _ table: ParsingTable) -> (code: Int, rest: Digits)? {
+        guard digits.literal > 1 else { return nil }
+        // The first three digits (fewer when there are fewer), then each of their prefixes.
+        let head = digits.literal >= 3 ? digits.leadingThree : digits.value
+        let headLength = min(digits.literal, 3)
         for length in 1...3 where digits.literal > length {
-            let code = Int(digits.leading(length))
+            let scale: UInt64 = headLength - length == 2 ? 100 : headLength - length == 1 ? 10 : 1
+            let code = Int(truncatingIfNeeded: head / scale)
             if code == 0 { return nil }
-            if row(code) != nil { return (code, digits.dropping(UInt64(code), length: length)) }
+            if table.rules[code].code != 0 { return (code, digits.dropping(UInt64(code), length: length)) }
         }
         return nil
     }
 
     /// libphonenumber's `_maybe_strip_national_prefix_carrier_code`: the national number
     /// without its national prefix (transformed by the rule), or nil to keep it as it is.
-    static func strippingNationalPrefix(_ number: Digits, _ row: Rules) -> Digits? {
+    static func strippingNationalPrefix(_ number: Digits, _ row: Rules, _ table: ParsingTable) -> Digits? {
         guard number.literal > 0, row.hasNationalPrefix else { return nil }
-        let viable = matchesPattern(number, row)
+        let rest: Digits
         if let prefix = row.literalPrefix {
+            // Checked before the pattern: most numbers do not start with the prefix.
             guard number.startsWith(prefix.value, length: prefix.length) else { return nil }
-            let rest = number.dropping(prefix.value, length: prefix.length)
-            return viable && !matchesPattern(rest, row) ? nil : rest
+            rest = number.dropping(prefix.value, length: prefix.length)
+        } else if row.prefixStart >= 0 {
+            guard let length = longestPrefixMatch(number, from: row.prefixStart, table) else { return nil }
+            rest = Digits(value: number.value % powerOfTen(number.literal - length), literal: number.literal - length, wildcards: 0)
+        } else {
+            // The expression runs only where it may change the number (AR, BR, JP: mostly
+            // national numbers written with their trunk prefix); an empty match changes nothing.
+            if row.regexPretest >= 0, longestPrefixMatch(number, from: row.regexPretest, table) ?? 0 == 0 { return nil }
+            guard let result = RegexPrefix.strip(number, code: row.code) else { return nil }
+            rest = result
         }
-        if row.prefixStart >= 0 {
-            guard let length = longestPrefixMatch(number, from: row.prefixStart) else { return nil }
-            let rest = Digits(value: number.value % powerOfTen(number.literal - length), literal: number.literal - length, wildcards: 0)
-            return viable && !matchesPattern(rest, row) ? nil : rest
-        }
-        guard let result = RegexPrefix.strip(number, code: row.code) else { return nil }
-        return viable && !matchesPattern(result, row) ? nil : result
+        return matchesPattern(number, row, table) && !matchesPattern(rest, row, table) ? nil : rest
     }
 
     /// The national number after the national prefix for parsing, as `parse` keeps it: only
     /// when what is left has a possible (not local-only) length or is too long.
-    static func nationalNumber(_ number: Digits, _ row: Rules) -> Digits {
-        guard let stripped = strippingNationalPrefix(number, row) else { return number }
+    static func nationalNumber(_ number: Digits, _ row: Rules, _ table: ParsingTable) -> Digits {
+        guard let stripped = strippingNationalPrefix(number, row, table) else { return number }
         switch length(stripped, row) {
         case .tooShort, .localOnly, .invalid: return number
         case .possible, .tooLong: return stripped
@@ -158,41 +159,42 @@ enum ParsingRules {
     /// `+`; `region`: the calling code of `--country`, nil when the digits are E.164).
     /// `internationalPrefixes` are the region's. The result: the calling code and the
     /// national significant number, leading zeros included.
-    static func parse(_ digits: Digits, plus: Bool, region: Int?, internationalPrefixes: PrefixList)
+    static func parse(_ digits: Digits, plus: Bool, region: Int?, internationalPrefixes: PrefixList,
+                      table: ParsingTable = ParsingRules.table)
         -> Result<(code: Int, national: Digits), RejectReason>
     {
         var code: Int
         var national: Digits
         if region == nil, !plus, let rest = afterInternationalPrefix(digits, internationalPrefixes) {
-            guard let found = extractCode(rest) else { return .failure(.unknownCountryCode) }
+            guard let found = extractCode(rest, table) else { return .failure(.unknownCountryCode) }
             (code, national) = found
         } else if plus || region == nil {
-            if let found = extractCode(digits) {
+            if let found = extractCode(digits, table) {
                 (code, national) = found
             } else if region != nil, let rest = afterInternationalPrefix(digits, internationalPrefixes),
-                      let found = extractCode(rest) {
+                      let found = extractCode(rest, table) {
                 (code, national) = found  // `+00 43...`: libphonenumber tries again without the `+`
             } else {
                 return .failure(digits.startsWith(0, length: 1) ? .missingCountryCode : .unknownCountryCode)
             }
         } else if let rest = afterInternationalPrefix(digits, internationalPrefixes) {
             if rest.literal <= 2 { return .failure(.tooShort) }
-            guard let found = extractCode(rest) else { return .failure(.unknownCountryCode) }
+            guard let found = extractCode(rest, table) else { return .failure(.unknownCountryCode) }
             (code, national) = found
         } else {
             code = region!
             national = digits
-            let row = row(code)!
+            let row = table.rules[code]
             let codeLength = code < 10 ? 1 : code < 100 ? 2 : 3
             if digits.startsWith(UInt64(code), length: codeLength) {
                 var potential = digits.dropping(UInt64(code), length: codeLength)
-                potential = strippingNationalPrefix(potential, row) ?? potential
-                if (!matchesPattern(digits, row) && matchesPattern(potential, row)) || length(digits, row) == .tooLong {
+                potential = strippingNationalPrefix(potential, row, table) ?? potential
+                if (!matchesPattern(digits, row, table) && matchesPattern(potential, row, table)) || length(digits, row) == .tooLong {
                     national = potential
                 }
             }
         }
-        national = nationalNumber(national, row(code)!)
+        national = nationalNumber(national, table.rules[code], table)
         if national.literal < 2 { return .failure(.tooShort) }
         if national.literal > 17 { return .failure(.tooLong) }
         return .success((code, national))
@@ -214,8 +216,10 @@ enum ParsingRules {
     /// libphonenumber's `is_possible_number`: the length test of the code's main region, where
     /// calldir counts a local-only length (a number without its area code) as not possible:
     /// it is no E.164 number a caller ID carries.
-    static func possibility(_ national: Digits, code: Int) -> RejectReason? {
-        guard let row = row(code) else { return .unknownCountryCode }
+    @inline(__always)
+    static func possibility(_ national: Digits, code: Int, _ table: ParsingTable) -> RejectReason? {
+        let row = table.rules[code]
+        guard row.code != 0 else { return .unknownCountryCode }
         switch length(national, row) {
         case .possible: return nil
         case .tooLong: return .tooLong
@@ -290,6 +294,28 @@ extension Digits {
     /// The first `count` literal digits as a number.
     @inline(__always)
     func leading(_ count: Int) -> UInt64 { value / powerOfTen(literal - count) }
+
+    /// The first three literal digits (needs `3 <= literal <= maxAccumulated`): divisions by
+    /// constants, which compile to multiplications, not one by a power of ten looked up.
+    @inline(__always)
+    var leadingThree: UInt64 {
+        switch literal {
+        case 3: value
+        case 4: value / 10
+        case 5: value / 100
+        case 6: value / 1_000
+        case 7: value / 10_000
+        case 8: value / 100_000
+        case 9: value / 1_000_000
+        case 10: value / 10_000_000
+        case 11: value / 100_000_000
+        case 12: value / 1_000_000_000
+        case 13: value / 10_000_000_000
+        case 14: value / 100_000_000_000
+        case 15: value / 1_000_000_000_000
+        default: value / powerOfTen(literal - 3)
+        }
+    }
 
     /// The literal digits as text, leading zeros included.
     var text: String { String((0..<literal).map { Character(Unicode.Scalar(UInt8(digit(at: $0)) + 0x30)) }) }

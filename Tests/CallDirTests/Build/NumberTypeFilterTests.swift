@@ -87,4 +87,32 @@ struct NumberTypeFilterTests {
         #expect(valid > 1_000)  // the corpus reaches the types, not only the rejections
         #expect(NumberType.allCases.enumerated().allSatisfy { $0.offset == $0.element.index })
     }
+
+    /// Near valid numbers, where the types part: every example number libphonenumber gives
+    /// (`country-examples.tsv`), with each digit replaced by every other, and one digit longer
+    /// and shorter. The product DFA gives the rows' verdict for each.
+    @Test func fastWalkAgreesNearEveryExampleNumber() {
+        var compared = 0
+        var types = Set<NumberType>()
+        for example in CountryTableTests.examples where example.kind == "valid" {
+            let digits = Array(example.digits.utf8).map { Int64($0 - 0x30) }
+            var variants = [digits + [5], Array(digits.dropLast())]
+            for i in digits.indices { for d in 0..<10 { var v = digits; v[i] = Int64(d); variants.append(v) } }
+            for variant in variants where variant.first != 0 {
+                let number = variant.reduce(0) { $0 * 10 + $1 }
+                guard let code = CountryTable.callingCode(ofE164: number) else { continue }
+                let fast = NumberTypes.type(ofE164: number)
+                #expect(fast == NumberTypes.slowType(ofE164: number, code: code), "\(number)")
+                if let fast { types.insert(fast) }
+                compared += 1
+            }
+        }
+        #expect(compared > 100_000 && types.count == NumberType.allCases.count)
+    }
+
+    /// Issue 33's budget: the tables that decide validity and type stay under 1 MiB.
+    @Test func typeTableFitsTheBudget() {
+        let walk = NumberTypes.walk
+        #expect(walk.stateCount * (10 * MemoryLayout<UInt16>.size + 1) < 1 << 20)
+    }
 }

@@ -55,6 +55,28 @@ struct NumberNormalizerDataTests {
         }
     }
 
+    /// Punctuated fields (`+41 (0)21 560-12-34`, `(11) 96127-0609`, ranges, `..`) are read in one
+    /// pass when written the usual ways (`simpleNumberDigits`), else by the scanner. A trailing
+    /// NBSP, which means nothing, sends a field to the scanner: both must always agree.
+    @Test(arguments: [nil, 1, 39, 41, 44, 54, 55, 81] as [Int?])
+    func punctuatedFastPathAgreesWithScanner(country: Int?) throws {
+        let normalizer = try NumberNormalizer(country: country)
+        var random = SeededGenerator(seed: 33 + UInt64(country ?? 0))
+        let pieces = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "1", "5", "9", " ", "-", "(", ")", "(0)", ".", "/"]
+        var read = 0
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...22, using: &random)
+            var field = (0..<length).map { _ in pieces.randomElement(using: &random)! }.joined()
+            if Bool.random(using: &random) { field = "+" + field }
+            field = field.trimmingCharacters(in: .whitespaces)  // a `-` beside the NBSP would be spaced
+            guard !field.hasSuffix("-"), !field.hasPrefix("-") else { continue }
+            let result = normalizer.normalize(field)
+            #expect(result == normalizer.normalize(field + "\u{A0}"), "\(field)")
+            if case .success = result { read += 1 }
+        }
+        #expect(read > 1_000)
+    }
+
     /// A byte that is not a digit, at any position of a field of 8 to 16 bytes, is seen.
     @Test func fastPathSeesEveryByte() throws {
         let normalizer = try NumberNormalizer(lenient: true)  // 444... is no country's number
