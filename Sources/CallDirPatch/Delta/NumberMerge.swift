@@ -51,19 +51,41 @@ package enum NumberMerge {
     }
 
     /// Decoded label text by ref, remembering the last shared ref (runs of one label are common).
+    /// The stream store's pages behind the label read are dropped from resident memory every
+    /// `releaseStep` bytes: a merge in number order reads stream labels in order, once (a
+    /// patch's OLD: 1M labels put several MiB resident at `update`'s peak). Shared labels are
+    /// read at random and stay (the store is capped at 65,536 labels).
     package struct LabelText {
         package let index: CallDirIndex
         private var buffer: [UInt8] = []
         private var bufferRef = UInt32.max
+        /// File offset up to which the stream store's pages were dropped (nil: none yet).
+        private var releasedUpTo: Int?
+        private var lastBlock = -1
+        package static let releaseStep = 256 << 10
 
         package init(index: CallDirIndex) { self.index = index }
 
         package mutating func text(_ ref: UInt32) throws -> [UInt8] {
             if ref != bufferRef || LabelRef.isStream(ref) {
+                if LabelRef.isStream(ref) { releaseStream(before: Int(ref & ~LabelRef.streamFlag)) }
                 try index.labels.bytes(of: ref, check: !index.isVerified, path: index.path, into: &buffer)
                 bufferRef = ref
             }
             return buffer
+        }
+
+        /// Drops the stream store's blocks before the one holding stream label `i` once they span `releaseStep`.
+        private mutating func releaseStream(before i: Int) {
+            let store = index.labels.stream, b = i / LabelStoreLayout.labelsPerBlock
+            guard b != lastBlock, i < store.count, let file = index.file.bytes.baseAddress,
+                  let block = store.blockBytes(b)?.bytes.baseAddress, let section = store.section.baseAddress else { return }
+            lastBlock = b
+            let from = releasedUpTo ?? (section - file)
+            let upTo = block - file
+            guard upTo - from >= Self.releaseStep else { return }
+            index.file.release(from..<upTo)
+            releasedUpTo = upTo
         }
 
         package mutating func withText(_ ref: UInt32, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
