@@ -81,10 +81,12 @@ done
 cp "$out/feed/history/7.json" "$out/day7.manifest"
 sha7=$(sha256sum "$out/day7.calldir" | cut -d' ' -f1)
 printf '{"format":1,"serial":7,"sha256":"%s","keyId":"","manifestCreated":"2026-01-01T00:00:00Z","installed":"2026-01-01T00:00:00Z"}\n' "$sha7" > "$out/follower.calldir.feed-state"
-# Peak RSS split into anonymous and file-backed pages, and by mapping at the peak (rss-split.py).
-python3 Benchmarks/scripts/rss-split.py "update day 7 -> 8" "$out/update.json" -- $bin/calldir update \
-    --feed "http://127.0.0.1:$port" --trusted-key "$(cat "$out/feed.pub")" --index "$out/follower.calldir" --json
-cat "$out/update.json"
+# The exact peak (time's %M covers the sampler's child), and the sampled peak split into
+# anonymous and file-backed pages, by mapping (rss-split.py).
+/usr/bin/time -f "update day 7 -> 8 %e s %M KB" -o "$out/update.time" python3 Benchmarks/scripts/rss-split.py \
+    "update day 7 -> 8 (sampled)" "$out/update.json" -- $bin/calldir update --feed "http://127.0.0.1:$port" \
+    --trusted-key "$(cat "$out/feed.pub")" --index "$out/follower.calldir" --json
+cat "$out/update.time" "$out/update.json"
 cmp "$out/follower.calldir" "$out/day8.calldir" && echo "the follower's index is day 8 byte for byte"
 measure "floor: calldir-serve keygen" $bin/calldir-serve keygen -o "$out/floor.key"
 measure "patch day 7 -> 8 alone" $bin/calldir patch "$out/day7.calldir" "$out/one.delta" -o "$out/patched.calldir"
