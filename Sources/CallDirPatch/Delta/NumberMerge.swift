@@ -57,6 +57,10 @@ package enum NumberMerge {
     /// read at random and stay (the store is capped at 65,536 labels).
     package struct LabelText {
         package let index: CallDirIndex
+        /// The index's, held here: reached through `index` in `text`, it was copied (its
+        /// fields retained and released) per label.
+        private let labels: LabelReader
+        private let check: Bool
         private var buffer: [UInt8] = []
         private var bufferRef = UInt32.max
         /// File offset up to which the stream store's pages were dropped (nil: none yet).
@@ -64,23 +68,31 @@ package enum NumberMerge {
         private var lastBlock = -1
         package static let releaseStep = 256 << 10
 
-        package init(index: CallDirIndex) { self.index = index }
+        package init(index: CallDirIndex) {
+            self.index = index
+            labels = index.labels
+            check = !index.isVerified
+        }
 
         package mutating func text(_ ref: UInt32) throws -> [UInt8] {
             if ref != bufferRef || LabelRef.isStream(ref) {
-                if LabelRef.isStream(ref) { releaseStream(before: Int(ref & ~LabelRef.streamFlag)) }
-                try index.labels.bytes(of: ref, check: !index.isVerified, path: index.path, into: &buffer)
+                if LabelRef.isStream(ref), Int(ref & ~LabelRef.streamFlag) / LabelStoreLayout.labelsPerBlock != lastBlock {
+                    releaseStream(before: Int(ref & ~LabelRef.streamFlag))
+                }
+                try labels.bytes(of: ref, check: check, path: index.path, into: &buffer)
                 bufferRef = ref
             }
             return buffer
         }
 
         /// Drops the stream store's blocks before the one holding stream label `i` once they span `releaseStep`.
+        /// Once per block, out of line (it copies the store).
+        @inline(never)
         private mutating func releaseStream(before i: Int) {
-            let store = index.labels.stream, b = i / LabelStoreLayout.labelsPerBlock
-            guard b != lastBlock, i < store.count, let file = index.file.bytes.baseAddress,
-                  let block = store.blockBytes(b)?.bytes.baseAddress, let section = store.section.baseAddress else { return }
-            lastBlock = b
+            lastBlock = i / LabelStoreLayout.labelsPerBlock
+            let store = labels.stream
+            guard i < store.count, let file = index.file.bytes.baseAddress,
+                  let block = store.blockBytes(lastBlock)?.bytes.baseAddress, let section = store.section.baseAddress else { return }
             let from = releasedUpTo ?? (section - file)
             let upTo = block - file
             guard upTo - from >= Self.releaseStep else { return }
