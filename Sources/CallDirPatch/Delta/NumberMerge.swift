@@ -18,11 +18,8 @@ package enum NumberMerge {
         case added(Int64, UnsafeRawBufferPointer?)
     }
 
-    /// `mayDiffer`, when given, is asked (ascending) about each number both indexes identify:
-    /// false means its label is known to be the same (the feed's publisher knows which
-    /// numbers its two deltas touch), so neither text is decoded (most of a diff's time with 1M labels).
     package static func forEachChange(old: CallDirIndex, new: CallDirIndex, identified: Bool,
-                                      mayDiffer: ((Int64) throws -> Bool)? = nil, _ body: (Change) throws -> Void) throws {
+                                      _ body: (Change) throws -> Void) throws {
         var a = NumberCursor(identified ? old.identified : old.blocked, path: old.path, checkBlocks: !old.isVerified)
         var b = NumberCursor(identified ? new.identified : new.blocked, path: new.path, checkBlocks: !new.isVerified)
         var oldText = LabelText(index: old), newText = LabelText(index: new)
@@ -32,7 +29,7 @@ package enum NumberMerge {
             case (nil, nil):
                 return
             case (let p?, let q?) where p == q:
-                if identified, try mayDiffer?(p) ?? true, try oldText.text(a.labelID) != newText.text(b.labelID) {
+                if identified, try oldText.text(a.labelID) != newText.text(b.labelID) {
                     try body(.removed(p))
                     try newText.withText(b.labelID) { try body(.added(q, $0)) }
                 }
@@ -46,6 +43,34 @@ package enum NumberMerge {
                 y = try b.next()
             default:
                 return
+            }
+        }
+    }
+
+    /// The identified changes of `forEachChange`, the same in the same order, where the caller
+    /// knows every number that may differ (`candidates`, ascending, once each; the feed's
+    /// publisher: the numbers its two deltas touch): each is looked up in both indexes, and
+    /// no other number is read (a merge of all of them was most of a composed delta's time).
+    package static func forEachChange(old: CallDirIndex, new: CallDirIndex,
+                                      among candidates: ((Int64) throws -> Void) throws -> Void,
+                                      _ body: (Change) throws -> Void) throws {
+        var oldText = LabelText(index: old), newText = LabelText(index: new)
+        try withoutActuallyEscaping(body) { body in
+            try candidates { n in
+                let a = try old.identified.find(n, checkBlock: !old.isVerified, path: old.path)
+                let b = try new.identified.find(n, checkBlock: !new.isVerified, path: new.path)
+                switch (a, b) {
+                case (nil, nil):
+                    return
+                case (_?, nil):
+                    try body(.removed(n))
+                case (nil, let q?):
+                    try newText.withText(q) { try body(.added(n, $0)) }
+                case (let p?, let q?):
+                    guard try oldText.text(p) != newText.text(q) else { return }
+                    try body(.removed(n))
+                    try newText.withText(q) { try body(.added(n, $0)) }
+                }
             }
         }
     }
