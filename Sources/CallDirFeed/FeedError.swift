@@ -50,7 +50,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         FeedText.printable((path.map { $0 + ": " } ?? "") + "feed check '\(check.rawValue)' failed: " + message)
     }
 
-    /// The process exit status for this failure (stable; documented in FORMAT.md).
+    /// The process exit status for this failure (stable; documented in FEED-PROTOCOL.md).
     public var exitCode: Int32 {
         switch check {
         case .usage: return 64

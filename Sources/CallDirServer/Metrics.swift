@@ -95,7 +95,7 @@ public final class Metrics: Sendable {
     /// 0 until used), which keeps the hot path free of look-ups and locks.
     let requests: [[MetricCounter]]
     /// swift-prometheus's histogram takes its own (uncontended with one event loop) lock per
-    /// record; docs/SERVE.md has the measured cost.
+    /// record; docs/BENCHMARKS-LOG.md has the measured cost.
     let latency: CoreMetrics.Timer
     public let lookupsBlock: MetricCounter
     public let lookupsIdentify: MetricCounter

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CallDirLookup
-import CallDirServeOptions
+import CallDirOptions
 
 /// `calldir serve`: parses and checks the options, then replaces this process with the
 /// `calldir-serve` daemon installed next to `calldir` (same PID, same arguments, the default
