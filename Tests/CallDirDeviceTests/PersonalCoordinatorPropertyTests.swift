@@ -1,7 +1,9 @@
+@testable import CallDirDevice
 @testable import CallDirPatch
 @testable import CallDirReader
 import CallDirSimulator
 import Testing
+import TestSupport
 
 /// Personal edits, contact changes, expiries and list deltas interleave on the app's real path
 /// (`ReloadCoordinator`, `CallDirectoryExtensionRequest` reading `personal.txt` and
@@ -31,7 +33,7 @@ struct PersonalCoordinatorPropertyTests {
         /// One edit of the layer, the contacts or the clock, published as the app does.
         func edit() throws {
             var now = rig.clock.now
-            PersonalPropertyTests.edit(&layer, &contacts, &now, &rng)
+            PersonalGenerator.edit(&layer, &contacts, &now, &rng)
             rig.clock.now = now
             try rig.folder.writePersonalLayer(layer)
             try rig.folder.writeContacts(contacts)
@@ -69,9 +71,9 @@ struct PersonalCoordinatorPropertyTests {
         }
     }
 
-    /// A list near `PersonalPropertyTests.base`, and a small change of it (a delta).
+    /// A list near `PersonalGenerator.base`, and a small change of it (a delta).
     static func mutate(_ list: inout (block: [String], identify: [String]), _ rng: inout SeededGenerator) {
-        let n = PersonalPropertyTests.base + Int64.random(in: 0..<260, using: &rng)
+        let n = PersonalGenerator.base + Int64.random(in: 0..<260, using: &rng)
         switch Int.random(in: 0..<3, using: &rng) {
         case 0: list.block.append("\(n)")
         case 1: if !list.block.isEmpty { list.block.remove(at: Int.random(in: 0..<list.block.count, using: &rng)) }
@@ -85,7 +87,7 @@ struct PersonalCoordinatorPropertyTests {
         defer { rig.remove() }
         let world = World(seed: seed, rig: rig)
         rig.phone.requestSize = Int.random(in: 5...60, using: &world.rng)
-        var list = PersonalPropertyTests.randomList(&world.rng)
+        var list = PersonalGenerator.randomList(&world.rng)
         var lists = 0
         var index: CallDirIndex?
         for step in 0..<24 {

@@ -1,7 +1,9 @@
+@testable import CallDirDevice
 @testable import CallDirPatch
 @testable import CallDirReader
 import CallDirSimulator
 import Testing
+import TestSupport
 
 /// The clock of the user's layer in a test: the app's and the extension's (allowances expire).
 final class TestClock: @unchecked Sendable {  // tests drive it between the coordinator's steps

@@ -5,23 +5,6 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The store a phone should hold for list ⊕ layer, computed from the plain list's store with
-/// sets, independently of `PersonalMergeStream`: precedence exception > personal block >
-/// personal label > list.
-func expectedStore(list: DeviceState, layer: PersonalLayer, contacts: [Int64], now: Int64) -> DeviceState {
-    func numbers(_ r: NumberRange) -> ClosedRange<Int64> { r.first...r.last }
-    var exceptions = Set(contacts)
-    for a in layer.allowed where a.expiry.map({ $0 > now }) ?? true { exceptions.formUnion(numbers(a.numbers)) }
-    var blocking = Set(list.blocking)
-    for b in layer.blocked { blocking.formUnion(numbers(b)) }
-    var identification = list.identification
-    for l in layer.labels { for n in numbers(l.numbers) { identification[n] = l.text } }
-    var state = DeviceState()
-    state.blocking = blocking.subtracting(exceptions).sorted()
-    state.identification = identification.filter { !exceptions.contains($0.key) }
-    return state
-}
-
 @Suite("Personal layer on the device")
 struct PersonalLoadTests {
     static let block = ["33162000000-33162000099", "33162000500", "33612345678"]
