@@ -6,7 +6,8 @@
 #  - a follower at day 7 running `calldir update` against a local HTTP server: bytes it
 #    downloaded against the delta's size and the full index, wall time and peak RSS; beside it
 #    the process floor (`calldir-serve keygen`, the same executable doing almost nothing) and
-#    `calldir patch` of the same delta alone (the patch's share of update's RSS).
+#    `calldir patch` of the same delta alone (the patch's share of update's RSS); update's peak
+#    is also split into anonymous and file-backed pages, by mapping (rss-split.py).
 # LABELLED=1: the list is COUNT - LABELS blocked numbers plus LABELS (default 1,000,000)
 # labelled ones (labels-corpus.py, 10% distinct labels, Faker; issue 34 item 9), both with 1%
 # churn a day. Run from the package root. BUILD=debug uses the debug build (default: release,
@@ -80,8 +81,11 @@ done
 cp "$out/feed/history/7.json" "$out/day7.manifest"
 sha7=$(sha256sum "$out/day7.calldir" | cut -d' ' -f1)
 printf '{"format":1,"serial":7,"sha256":"%s","keyId":"","manifestCreated":"2026-01-01T00:00:00Z","installed":"2026-01-01T00:00:00Z"}\n' "$sha7" > "$out/follower.calldir.feed-state"
-/usr/bin/time -f "update day 7 -> 8 %e s %M KB" -o "$out/update.time" $bin/calldir update --feed "http://127.0.0.1:$port" \
-    --trusted-key "$(cat "$out/feed.pub")" --index "$out/follower.calldir" --json > "$out/update.json"
+# The exact peak (time's %M covers the sampler's child), and the sampled peak split into
+# anonymous and file-backed pages, by mapping (rss-split.py).
+/usr/bin/time -f "update day 7 -> 8 %e s %M KB" -o "$out/update.time" python3 Benchmarks/scripts/rss-split.py \
+    "update day 7 -> 8 (sampled)" "$out/update.json" -- $bin/calldir update --feed "http://127.0.0.1:$port" \
+    --trusted-key "$(cat "$out/feed.pub")" --index "$out/follower.calldir" --json
 cat "$out/update.time" "$out/update.json"
 cmp "$out/follower.calldir" "$out/day8.calldir" && echo "the follower's index is day 8 byte for byte"
 measure "floor: calldir-serve keygen" $bin/calldir-serve keygen -o "$out/floor.key"

@@ -9,8 +9,10 @@ import CallDirReader
 /// (R1 is disjoint from PREVIOUS and R2 inside it, so each union is of disjoint sets; the same
 /// for A1 and A2). The sets are streamed, never held. Everything else in the delta (identified
 /// numbers, ranges, labels, NEW's metadata) is `Differ`'s own work on BASE and NEW, so the
-/// result is the bytes `calldir diff BASE NEW` writes (`FeedComposeTests`), except that label
-/// texts are compared only for identified numbers one of the deltas touches (`Touched`).
+/// result is the bytes `calldir diff BASE NEW` writes (`FeedComposeTests`), except that of the
+/// identified numbers only those one of the deltas touches are looked up (`touched`): any
+/// other kept its presence and label BASE -> PREVIOUS -> NEW (a relabelling is a removal and
+/// an addition).
 enum DeltaComposer {
     static func compose(base: CallDirIndex, first: DeltaFile, second: DeltaFile, new: CallDirIndex,
                         output: String, temporaryFolder: String) throws -> DeltaSummary {
@@ -44,38 +46,21 @@ enum DeltaComposer {
         let known = Differ.KnownChanges(
             removed: { try union(Difference(r1, minus: a2), Difference(r2, minus: a1), $0) },
             added: { try union(Difference(a1, minus: r2), Difference(a2, minus: r1), $0) },
-            identifiedMayDiffer: {
-                var touched = Touched([first.identifiedCursor(removed: true), first.identifiedCursor(removed: false),
-                                       second.identifiedCursor(removed: true), second.identifiedCursor(removed: false)])
-                return { try touched.contains($0) }
+            identifiedTouched: {
+                try touched([first.identifiedCursor(removed: true), first.identifiedCursor(removed: false),
+                             second.identifiedCursor(removed: true), second.identifiedCursor(removed: false)], $0)
             })
         return try Differ.diff(old: base, new: new, output: output, temporaryFolder: temporaryFolder, known: known)
     }
 
-    /// Whether either delta removes or adds an identified number, asked in ascending order. A
-    /// number both BASE and NEW identify that neither delta touches kept its label BASE ->
-    /// PREVIOUS -> NEW (a relabelling is a removal and an addition), so its texts need no comparison.
-    struct Touched {
-        private var cursors: [NumberCursor]
-        private var heads: [Int64?]
-        private var started = false
-
-        init(_ cursors: [NumberCursor]) {
-            self.cursors = cursors
-            heads = Array(repeating: nil, count: cursors.count)
-        }
-
-        mutating func contains(_ n: Int64) throws -> Bool {
-            if !started {
-                for i in cursors.indices { heads[i] = try cursors[i].next() }
-                started = true
-            }
-            var found = false
-            for i in cursors.indices {
-                while let head = heads[i], head < n { heads[i] = try cursors[i].next() }
-                found = found || heads[i] == n
-            }
-            return found
+    /// The numbers the cursors hold (each ascending), once each, ascending.
+    static func touched(_ cursors: [NumberCursor], _ body: (Int64) throws -> Void) throws {
+        var cursors = cursors
+        var heads: [Int64?] = []
+        for i in cursors.indices { heads.append(try cursors[i].next()) }
+        while let n = heads.lazy.compactMap({ $0 }).min() {
+            try body(n)
+            for i in cursors.indices where heads[i] == n { heads[i] = try cursors[i].next() }
         }
     }
 

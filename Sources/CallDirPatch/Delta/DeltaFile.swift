@@ -92,7 +92,10 @@ public final class DeltaFile {
         removedIdentifiedRanges = try ranges(.removedIdentifiedRanges, labelled: false)
         addedIdentifiedRanges = try ranges(.addedIdentifiedRanges, labelled: true)
         isVerified = verify
-        if verify { try DeltaVerifier(delta: self).verifyAll() }
+        if verify {
+            try DeltaVerifier(delta: self).verifyAll()
+            file.release(0..<file.bytes.count)  // read whole: a patch that follows maps in only what it reads, as it goes
+        }
     }
 
     public var removedBlockedCount: Int { removedBlocked.count }

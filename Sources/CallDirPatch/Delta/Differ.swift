@@ -14,17 +14,18 @@ public enum Differ {
     package struct KnownChanges {
         package var removed: ((Int64) throws -> Void) throws -> Void
         package var added: ((Int64) throws -> Void) throws -> Void
-        /// A new check per pass, asked (ascending) whether an identified number both indexes
-        /// hold may have another label; false skips decoding both texts (`NumberMerge`).
-        package var identifiedMayDiffer: (() -> (Int64) throws -> Bool)?
+        /// Every identified number whose presence or label may differ OLD -> NEW, once each,
+        /// ascending (any other is known the same): only these are looked up in both indexes,
+        /// instead of a merge of all their identified numbers (`NumberMerge.forEachChange(among:)`).
+        package var identifiedTouched: (((Int64) throws -> Void) throws -> Void)?
         package init(removed: @escaping ((Int64) throws -> Void) throws -> Void, added: @escaping ((Int64) throws -> Void) throws -> Void,
-                     identifiedMayDiffer: (() -> (Int64) throws -> Bool)? = nil) {
-            (self.removed, self.added, self.identifiedMayDiffer) = (removed, added, identifiedMayDiffer)
+                     identifiedTouched: (((Int64) throws -> Void) throws -> Void)? = nil) {
+            (self.removed, self.added, self.identifiedTouched) = (removed, added, identifiedTouched)
         }
     }
 
     /// With `known`, the blocked sections come from it instead of a merge of the indexes (and
-    /// its `identifiedMayDiffer` spares label texts); everything else (and so every byte, for
+    /// its `identifiedTouched` the merge of the identified numbers); everything else (and so every byte, for
     /// the same change sets) is as `diff` writes it.
     package static func diff(old: CallDirIndex, new: CallDirIndex, output: String, temporaryFolder: String,
                              known: KnownChanges?) throws -> DeltaSummary {
@@ -59,14 +60,20 @@ public enum Differ {
                     if case .added(let n, _) = change { try encoder.append(n) }
                 }
             }
+            func identifiedChanges(_ body: (NumberMerge.Change) throws -> Void) throws {
+                guard let touched = known?.identifiedTouched else {
+                    return try NumberMerge.forEachChange(old: old, new: new, identified: true, body)
+                }
+                try NumberMerge.forEachChange(old: old, new: new, among: touched, body)
+            }
             summary.removedIdentified = try writeSet(.removedIdentifiedNumbers, .removedIdentifiedDirectory, writer: writer) { encoder in
-                try NumberMerge.forEachChange(old: old, new: new, identified: true, mayDiffer: known?.identifiedMayDiffer?()) { change in
+                try identifiedChanges { change in
                     if case .removed(let n) = change { try encoder.append(n) }
                 }
             }
             summary.addedIdentified = try writeSet(.addedIdentifiedNumbers, .addedIdentifiedDirectory, withLabels: true,
                                                    writer: writer) { encoder in
-                try NumberMerge.forEachChange(old: old, new: new, identified: true, mayDiffer: known?.identifiedMayDiffer?()) { change in
+                try identifiedChanges { change in
                     if case .added(let n, let label) = change { try encoder.append(n, label: labels.ref(for: label!)) }
                 }
             }

@@ -18,11 +18,8 @@ package enum NumberMerge {
         case added(Int64, UnsafeRawBufferPointer?)
     }
 
-    /// `mayDiffer`, when given, is asked (ascending) about each number both indexes identify:
-    /// false means its label is known to be the same (the feed's publisher knows which
-    /// numbers its two deltas touch), so neither text is decoded (most of a diff's time with 1M labels).
     package static func forEachChange(old: CallDirIndex, new: CallDirIndex, identified: Bool,
-                                      mayDiffer: ((Int64) throws -> Bool)? = nil, _ body: (Change) throws -> Void) throws {
+                                      _ body: (Change) throws -> Void) throws {
         var a = NumberCursor(identified ? old.identified : old.blocked, path: old.path, checkBlocks: !old.isVerified)
         var b = NumberCursor(identified ? new.identified : new.blocked, path: new.path, checkBlocks: !new.isVerified)
         var oldText = LabelText(index: old), newText = LabelText(index: new)
@@ -32,7 +29,7 @@ package enum NumberMerge {
             case (nil, nil):
                 return
             case (let p?, let q?) where p == q:
-                if identified, try mayDiffer?(p) ?? true, try oldText.text(a.labelID) != newText.text(b.labelID) {
+                if identified, try oldText.text(a.labelID) != newText.text(b.labelID) {
                     try body(.removed(p))
                     try newText.withText(b.labelID) { try body(.added(q, $0)) }
                 }
@@ -50,20 +47,82 @@ package enum NumberMerge {
         }
     }
 
+    /// The identified changes of `forEachChange`, the same in the same order, where the caller
+    /// knows every number that may differ (`candidates`, ascending, once each; the feed's
+    /// publisher: the numbers its two deltas touch): each is looked up in both indexes, and
+    /// no other number is read (a merge of all of them was most of a composed delta's time).
+    package static func forEachChange(old: CallDirIndex, new: CallDirIndex,
+                                      among candidates: ((Int64) throws -> Void) throws -> Void,
+                                      _ body: (Change) throws -> Void) throws {
+        var oldText = LabelText(index: old), newText = LabelText(index: new)
+        try withoutActuallyEscaping(body) { body in
+            try candidates { n in
+                let a = try old.identified.find(n, checkBlock: !old.isVerified, path: old.path)
+                let b = try new.identified.find(n, checkBlock: !new.isVerified, path: new.path)
+                switch (a, b) {
+                case (nil, nil):
+                    return
+                case (_?, nil):
+                    try body(.removed(n))
+                case (nil, let q?):
+                    try newText.withText(q) { try body(.added(n, $0)) }
+                case (let p?, let q?):
+                    guard try oldText.text(p) != newText.text(q) else { return }
+                    try body(.removed(n))
+                    try newText.withText(q) { try body(.added(n, $0)) }
+                }
+            }
+        }
+    }
+
     /// Decoded label text by ref, remembering the last shared ref (runs of one label are common).
+    /// The stream store's pages behind the label read are dropped from resident memory every
+    /// `releaseStep` bytes: a merge in number order reads stream labels in order, once (a
+    /// patch's OLD: 1M labels put several MiB resident at `update`'s peak). Shared labels are
+    /// read at random and stay (the store is capped at 65,536 labels).
     package struct LabelText {
         package let index: CallDirIndex
+        /// The index's, held here: reached through `index` in `text`, it was copied (its
+        /// fields retained and released) per label.
+        private let labels: LabelReader
+        private let check: Bool
         private var buffer: [UInt8] = []
         private var bufferRef = UInt32.max
+        /// File offset up to which the stream store's pages were dropped (nil: none yet).
+        private var releasedUpTo: Int?
+        private var lastBlock = -1
+        package static let releaseStep = 256 << 10
 
-        package init(index: CallDirIndex) { self.index = index }
+        package init(index: CallDirIndex) {
+            self.index = index
+            labels = index.labels
+            check = !index.isVerified
+        }
 
         package mutating func text(_ ref: UInt32) throws -> [UInt8] {
             if ref != bufferRef || LabelRef.isStream(ref) {
-                try index.labels.bytes(of: ref, check: !index.isVerified, path: index.path, into: &buffer)
+                if LabelRef.isStream(ref), Int(ref & ~LabelRef.streamFlag) / LabelStoreLayout.labelsPerBlock != lastBlock {
+                    releaseStream(before: Int(ref & ~LabelRef.streamFlag))
+                }
+                try labels.bytes(of: ref, check: check, path: index.path, into: &buffer)
                 bufferRef = ref
             }
             return buffer
+        }
+
+        /// Drops the stream store's blocks before the one holding stream label `i` once they span `releaseStep`.
+        /// Once per block, out of line (it copies the store).
+        @inline(never)
+        private mutating func releaseStream(before i: Int) {
+            lastBlock = i / LabelStoreLayout.labelsPerBlock
+            let store = labels.stream
+            guard i < store.count, let file = index.file.bytes.baseAddress,
+                  let block = store.blockBytes(lastBlock)?.bytes.baseAddress, let section = store.section.baseAddress else { return }
+            let from = releasedUpTo ?? (section - file)
+            let upTo = block - file
+            guard upTo - from >= Self.releaseStep else { return }
+            index.file.release(from..<upTo)
+            releasedUpTo = upTo
         }
 
         package mutating func withText(_ ref: UInt32, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {

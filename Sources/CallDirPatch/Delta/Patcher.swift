@@ -23,7 +23,8 @@ public enum Patcher {
                                + "(\(delta.oldSize) bytes); \(old.path) is \(hex(old.checksum)) (\(old.file.bytes.count) bytes)",
                                path: delta.path)
         }
-        let writer = try IndexWriter(destination: output)
+        // A small write buffer: a phone's (and `calldir update`'s) resident memory peaks while the result is written.
+        let writer = try IndexWriter(destination: output, bufferBytes: LabelStoreWriter.copyChunk)
         defer { dropPages(old, delta) }
         do {
             let labels = LabelCollector(temporaryFolder: temporaryFolder)

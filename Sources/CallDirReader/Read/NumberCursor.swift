@@ -10,6 +10,11 @@ package struct NumberCursor {
     private let path: String
     private let checkBlocks: Bool
     private let file: MappedFile?
+    /// File offset below which pages were dropped (`releasingPagesOf`).
+    private var releasedUpTo = 0
+    /// Bytes read between two drops: counted in bytes, not blocks, so a section smaller than
+    /// a fixed block count (1M identified numbers with their label refs: 3.7 MB) is dropped too.
+    package static let releaseStep = 256 << 10
     private var block = 0
     private var numbers: [Int64] = []
     private var labelIDs: [UInt32] = []
@@ -106,8 +111,12 @@ package struct NumberCursor {
         }
         previous = last
         position = 0
-        if let file, b % 4096 == 4095, let base = file.bytes.baseAddress, let start = set.data.baseAddress {
-            file.release(0..<(start - base + set.entry(b).offset))
+        if let file, let base = file.bytes.baseAddress, let start = set.data.baseAddress {
+            let upTo = start - base + set.entry(b).offset
+            if upTo - releasedUpTo >= Self.releaseStep {
+                file.release(releasedUpTo..<upTo)  // from 0 the first time: what came before the section too
+                releasedUpTo = upTo
+            }
         }
     }
 }

@@ -14,8 +14,9 @@ package final class IndexWriter {
     /// The header's magic, version and bytes 36..<60 (an index's by default; a delta's).
     package var headerTemplate = FileHeader(sectionCount: 0, fileSize: 0, sectionTableOffset: 0, sectionTableCRC: 0)
 
-    package init(destination: String) throws {
-        file = try AtomicFile(destination: destination)
+    /// `bufferBytes`: what the file gathers before a write (`AtomicFile`).
+    package init(destination: String, bufferBytes: Int = 1 << 20) throws {
+        file = try AtomicFile(destination: destination, bufferBytes: bufferBytes)
         try file.append([UInt8](repeating: 0, count: IndexFormat.headerSize))
     }
 

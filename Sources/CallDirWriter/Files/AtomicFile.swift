@@ -33,14 +33,17 @@ package final class AtomicFile {
     package let temporaryPath: String
     private var fd: Int32
     private var buffer: [UInt8] = []
-    private let bufferLimit = 1 << 20
+    /// Bytes gathered before a write (1 MiB unless the caller asks for less, as a patch does
+    /// to keep its resident memory small).
+    private let bufferLimit: Int
     /// Bytes handed to `append` so far (the file offset of the next append).
     package private(set) var length = 0
     /// A nameless scratch file (`init(unnamedIn:)`): never fsynced, renamed or unlinked.
     private let unnamed: Bool
 
-    package init(destination: String, role: String = "the index") throws {
+    package init(destination: String, role: String = "the index", bufferBytes: Int = 1 << 20) throws {
         self.destination = destination
+        bufferLimit = bufferBytes
         self.role = role
         target = try AtomicFile.target(of: destination, role: role)
         let folder: String
@@ -67,8 +70,10 @@ package final class AtomicFile {
     /// any other, but nameless (`Syscalls.makeUnnamedFile` in `folder`), so nothing is left
     /// behind whatever happens. `destination` only names it in messages; `commit()` is refused.
     /// `scratchName` names the file in messages (and for injected faults) as `folder/scratchName`.
-    package init(unnamedIn folder: String, destination: String, role: String = "the index", scratchName: String? = nil) throws {
+    package init(unnamedIn folder: String, destination: String, role: String = "the index", scratchName: String? = nil,
+                 bufferBytes: Int = 1 << 20) throws {
         self.destination = destination
+        bufferLimit = bufferBytes
         self.role = role
         target = .replace(destination)  // never used: commit() is refused
         temporaryPath = scratchName.map { folder + "/" + $0 } ?? folder

@@ -63,4 +63,41 @@ struct ReleasedPagesTests {
         #expect(deltaResident < max(delta.file.bytes.count / 5, 16384),
                 "\(deltaResident) of the delta's \(delta.file.bytes.count) bytes still resident")
     }
+
+    @Test("a number cursor drops what it read within its first 4,096 blocks too (1M identified numbers are 3,907)")
+    func cursorReleasesAsItReads() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        // Gaps of 997: ~1.5 bytes a number. Resident sizes move by whole page-cache folios (ext4
+        // maps large ones at a fault), hence sections of MBs and loose bounds.
+        let numbers = (0..<1_000_000).map { String(12_000_000_000 + Int64($0) * 997) }
+        _ = try compileIndex(folder, "blocked.calldir", block: numbers)
+        let index = try CallDirIndex(file: MappedFile(path: folder.file("blocked.calldir")), verify: false)
+        var cursor = NumberCursor(index.blocked, path: index.path, releasingPagesOf: index.file)
+        let blocks = 3_600, wanted = blocks * IndexFormat.blockSize
+        var read = 0
+        while read < wanted, try cursor.next() != nil { read += 1 }
+        let bytesRead = index.blocked.entry(blocks).offset
+        #expect(read == wanted && bytesRead > 1_000_000)
+        guard let resident = Self.residentBytes(of: index.file) else { return }  // no /proc (not Linux)
+        #expect(resident < bytesRead / 2, "\(resident) bytes resident after reading \(bytesRead) of a numbers section")
+    }
+
+    @Test("the label reader of a merge drops the stream store behind it as it reads (not only at the end)")
+    func labelTextReleasesStreamAsItReads() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        _ = try compileIndex(folder, "labels.calldir", identify: Self.labelled(160_000))
+        let index = try CallDirIndex(file: MappedFile(path: folder.file("labels.calldir")), verify: false)
+        let stream = index.labels.stream
+        // As `Patcher.merge` reads OLD's labels: stream labels in order (every label is distinct here).
+        var labels = NumberMerge.LabelText(index: index)
+        var last: [UInt8] = []
+        for i in 0..<stream.count { last = try labels.text(LabelRef.stream(i)) }
+        #expect(stream.count == 160_000 && stream.section.count > 1_000_000)
+        #expect(String(decoding: last, as: UTF8.self) == "Caller number 159999 of the labelled test list")
+        guard let resident = Self.residentBytes(of: index.file) else { return }  // no /proc (not Linux)
+        #expect(resident < stream.section.count / 2,
+                "\(resident) bytes resident after reading a stream store of \(stream.section.count) in order")
+    }
 }

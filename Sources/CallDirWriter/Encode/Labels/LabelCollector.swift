@@ -100,6 +100,7 @@ package final class LabelCollector {
         let spill = spill
         var writer = LabelStoreWriter(coder: coder) { try spill.file().append($0) }
         try sample.forEach { try writer.append($0) }
+        sample = PackedLabels()  // coded: up to 1 MiB no longer needed while the stream goes on
         stream = StreamCoder(writer: writer)
     }
 
@@ -123,11 +124,10 @@ package final class LabelCollector {
         try writer.write(coder.symbols.encoded())
         try writer.endSection()
 
-        var blocks: [UInt8] = []
-        var store = LabelStoreWriter(coder: coder) { blocks.append(contentsOf: $0) }
-        for id in 0..<shared.count { try shared.withLabel(id) { try store.append($0) } }
-        try store.finishBlocks()
-        try blocks.withUnsafeBytes { try store.writeSection(.sharedLabels, blocks: $0, to: writer) }
+        let shared = shared
+        try LabelStoreWriter.writeSection(.sharedLabels, count: shared.count, coder: coder, to: writer) { store in
+            for id in 0..<shared.count { try shared.withLabel(id) { try store.append($0) } }
+        }
 
         try stream.finishBlocks()
         if let file = spill.opened {
@@ -153,7 +153,7 @@ private final class StreamSpill {
     package func file() throws -> AtomicFile {
         if let opened { return opened }
         let file = try AtomicFile(unnamedIn: temporaryFolder, destination: temporaryFolder, role: "the labels spilled while writing",
-                                  scratchName: "calldir-label-spill (nameless)")
+                                  scratchName: "calldir-label-spill (nameless)", bufferBytes: LabelStoreWriter.copyChunk)
         opened = file
         return file
     }

@@ -62,36 +62,67 @@ package struct LabelStoreWriter {
     }
 
     /// Writes the store as section `kind`: header, `blocks` (what the sink received), directory.
-    /// Blocks mapped from a spill file (`releasing`) are copied 4 MiB at a time and their pages
-    /// dropped behind the copy, so a large store does not stay resident.
+    /// Blocks mapped from a spill file (`releasing`) are copied `copyChunk` bytes at a time and
+    /// their pages dropped behind the copy, so a large store does not stay resident.
     package func writeSection(_ kind: SectionKind, blocks: UnsafeRawBufferPointer, releasing spill: MappedFile? = nil,
                       to writer: IndexWriter) throws {
         precondition(blocks.count == length, "LabelStoreWriter: \(blocks.count) block bytes, \(length) written")
+        try checkSize(writer)
+        try writer.beginSection(kind)
+        try writer.write(Self.header(count: count))
+        var at = 0
+        while at < blocks.count {
+            let end = min(at + Self.copyChunk, blocks.count)
+            try writer.write(UnsafeRawBufferPointer(rebasing: blocks[at..<end]))
+            spill?.release(0..<end)
+            at = end
+        }
+        try writer.write(directoryTable())
+        try writer.endSection()
+    }
+
+    /// Bytes of a spilled store copied (and released) at a time: what of the spill is resident
+    /// at once while a patch writes its result (the peak of `calldir update` with labels).
+    package static let copyChunk = 256 << 10
+
+    /// Codes `count` labels (given to `body` to append) straight into section `kind`: header,
+    /// each block as it fills, directory. For a store whose count is known before its first
+    /// label (the shared labels): its blocks are never gathered in memory.
+    package static func writeSection(_ kind: SectionKind, count: Int, coder: LabelCoder, to writer: IndexWriter,
+                                     _ body: (inout LabelStoreWriter) throws -> Void) throws {
+        try writer.beginSection(kind)
+        try writer.write(header(count: count))
+        var store = LabelStoreWriter(coder: coder) { try writer.write($0) }
+        try body(&store)
+        try store.finishBlocks()
+        precondition(store.count == count, "LabelStoreWriter: \(store.count) labels appended, \(count) announced")
+        try store.checkSize(writer)
+        try writer.write(store.directoryTable())
+        try writer.endSection()
+    }
+
+    private func checkSize(_ writer: IndexWriter) throws {
         guard LabelStoreLayout.headerSize + length <= Int(UInt32.max) else {
             throw CallDirError(.limitExceeded, "a label store would exceed 4 GiB, the format's limit; split the list",
                                path: writer.destination)
         }
+    }
+
+    private static func header(count: Int) -> [UInt8] {
         var header: [UInt8] = []
         header.appendLE(UInt64(count))
         header.appendLE(UInt32(LabelStoreLayout.labelsPerBlock))
         header.appendLE(UInt32(LabelStoreLayout.labelsPerStep))
+        return header
+    }
+
+    private func directoryTable() -> [UInt8] {
         var table: [UInt8] = []
         table.reserveCapacity(directory.count * LabelStoreLayout.directoryEntrySize)
         for entry in directory {
             table.appendLE(UInt32(LabelStoreLayout.headerSize + entry.offset))
             table.appendLE(entry.crc)
         }
-        try writer.beginSection(kind)
-        try writer.write(header)
-        let chunk = 4 << 20
-        var at = 0
-        while at < blocks.count {
-            let end = min(at + chunk, blocks.count)
-            try writer.write(UnsafeRawBufferPointer(rebasing: blocks[at..<end]))
-            spill?.release(0..<end)
-            at = end
-        }
-        try writer.write(table)
-        try writer.endSection()
+        return table
     }
 }
