@@ -110,6 +110,8 @@ public final class Metrics: Sendable {
     let scrape: ScrapeGauges
     /// The followed feed's state (serve --follow), shown on /healthz and /metrics.
     public let feed = FeedStatus()
+    /// The feed's families, set from `feed` at scrape time.
+    let feedGauges: FeedGauges
 
     public init() {
         let registry = self.registry
@@ -142,6 +144,7 @@ public final class Metrics: Sendable {
         inFlight = MetricGauge(registry, "calldir_http_requests_in_flight",
                                help: "Requests received in part or whole and not yet answered.")
         scrape = ScrapeGauges(registry: registry)
+        feedGauges = FeedGauges(registry: registry)
     }
 
     /// Counts one answered request and how long it took (from its head to its response).

@@ -68,7 +68,7 @@ public struct Router: Responder {
             return health()
         case .metrics:
             guard method == .GET || method == .HEAD else { return notAllowed(.metrics, allow: "GET, HEAD") }
-            var text = metrics.render(holder: holder) + metrics.feed.prometheusText
+            var text = metrics.render(holder: holder)
             let body = text.withUTF8 { allocator.buffer(bytes: $0) }
             return Response(status: .ok, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8", route: .metrics)
         case .unknown:

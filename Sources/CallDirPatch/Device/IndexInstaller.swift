@@ -132,9 +132,4 @@ public struct IndexInstaller: Sendable {
         guard let current = try? CallDirIndex(path: folder.indexPath) else { return false }
         return checkpoint.names(current)
     }
-
-    private func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
-    }
 }
