@@ -1,5 +1,6 @@
 import ArgumentParser
 import CallDirLookup
+import CallDirReader
 import CallDirServeOptions
 
 /// `calldir serve`: parses and checks the options, then replaces this process with the
@@ -19,6 +20,6 @@ struct ServeCommand: ParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst(2))  // everything after `serve`
         if options.index == nil { arguments += ["--index", DefaultIndex.path] }
         SiblingExecutable.exec("calldir-serve", arguments: arguments)
-        throw ExitCode(2)
+        throw ExitCode(.error)
     }
 }
