@@ -4,7 +4,7 @@ import Testing
 
 /// `serve --follow` against a trickling mirror and a frozen one (issue 34, findings 2 and 3):
 /// /healthz and /metrics say "stalled" and "expired", from the saved state after a restart.
-@Suite("serve --follow adversary", .serialized)
+@Suite("serve --follow adversary", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedDaemonAdversaryTests {
     typealias Setup = FeedServerTests.Setup
 
