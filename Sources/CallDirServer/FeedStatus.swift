@@ -7,39 +7,39 @@ import Synchronization
 /// What `serve --follow` reports about the feed it follows (issue 25): on /healthz as
 /// `"feed":{...}` and on /metrics as `calldir_feed_*` (`FeedGauges`). Set by the follower in calldir-serve
 /// (which links the feed's crypto and HTTP client; this library does not), read per request.
-public final class FeedStatus: Sendable {
-    public struct Snapshot: Sendable {
-        public var url: String
-        public var serial: Int64 = 0
+package final class FeedStatus: Sendable {
+    package struct Snapshot: Sendable {
+        package var url: String
+        package var serial: Int64 = 0
         /// The installed manifest's creation time (seconds since 1970), 0 before the first.
-        public var manifestCreated: Int64 = 0
+        package var manifestCreated: Int64 = 0
         /// When that manifest expires (0: unknown): past it the feed is frozen, whatever the server says.
-        public var expires: Int64 = 0
+        package var expires: Int64 = 0
         /// The last check failed its deadlines (a trickling or silent server).
-        public var stalled = false
-        public var lastCheck: Int64 = 0
-        public var lastSuccess: Int64 = 0
-        public var lastError: String?
-        public var checks = 0
-        public var failures = 0
-        public var updates = 0
+        package var stalled = false
+        package var lastCheck: Int64 = 0
+        package var lastSuccess: Int64 = 0
+        package var lastError: String?
+        package var checks = 0
+        package var failures = 0
+        package var updates = 0
     }
 
     private let state = Mutex<Snapshot?>(nil)
 
-    public init() {}
+    package init() {}
 
-    public var snapshot: Snapshot? { state.withLock { $0 } }
+    package var snapshot: Snapshot? { state.withLock { $0 } }
 
     /// "ok", "failing" (the last check failed), "stalled" (it was too slow) or "expired" (the
     /// installed manifest's expiry has passed: the feed is frozen or replayed).
-    public static func condition(_ s: Snapshot, now: Int64) -> String {
+    package static func condition(_ s: Snapshot, now: Int64) -> String {
         if s.expires > 0 && now >= s.expires { return "expired" }
         if s.stalled { return "stalled" }
         return s.lastError == nil ? "ok" : "failing"
     }
 
-    public func update(_ body: (inout Snapshot) -> Void, url: String) {
+    package func update(_ body: (inout Snapshot) -> Void, url: String) {
         state.withLock { current in
             var s = current ?? Snapshot(url: url)
             body(&s)
@@ -49,7 +49,7 @@ public final class FeedStatus: Sendable {
 
     /// `,"feed":{...}` for /healthz, or nothing when no feed is followed: written by `JSONWriter`,
     /// the one JSON writer (a line break in an error is `\n`, as in every other answer).
-    public var healthJSON: String {
+    package var healthJSON: String {
         guard let s = snapshot else { return "" }
         let now = Int64(time(nil))
         let bound = 400 + JSONWriter.stringBound(s.url) + JSONWriter.stringBound(s.lastError ?? "")

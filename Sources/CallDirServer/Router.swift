@@ -32,7 +32,7 @@ public protocol Responder: Sendable {
 /// Routing as a pure function: method, URI and body in, response out. No sockets, no state of
 /// its own: the index comes from the holder (one snapshot per request, so a batch is answered
 /// by one index), counters go to `metrics`.
-public struct Router: Responder {
+package struct Router: Responder {
     let holder: IndexHolder
     let metrics: Metrics
     let limits: ServerLimits
@@ -41,7 +41,7 @@ public struct Router: Responder {
     let policy: CallerIDPolicy
     let allocator = ByteBufferAllocator()
 
-    public init(holder: IndexHolder, metrics: Metrics, limits: ServerLimits, normalizer: NumberNormalizer,
+    package init(holder: IndexHolder, metrics: Metrics, limits: ServerLimits, normalizer: NumberNormalizer,
                 policy: CallerIDPolicy = CallerIDPolicy()) {
         self.policy = policy
         self.holder = holder
@@ -51,7 +51,7 @@ public struct Router: Responder {
     }
 
     /// `headers` matter only for a single lookup's `Accept` (see `ResponseFormat`).
-    public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders = HTTPHeaders()) -> Response {
+    package func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders = HTTPHeaders()) -> Response {
         var uri = uri
         switch uri.withUTF8(RequestTarget.init) {
         case .lookup(let number, let format):
