@@ -62,6 +62,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // --- end signed update feed ---
+        // Documentation only (links nothing): `swift package generate-documentation --target
+        // CallDirReader` builds a library product's DocC catalog (Sources/<Product>/<Product>.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),

@@ -3,6 +3,7 @@ import CallDirReader
 /// Why a feed was refused: the check that failed (a stable word scripts and tests match on),
 /// a message that says what was expected and what was found, and the file or URL concerned.
 public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The checks a feed can fail, as errors name them.
     public enum Check: String, Sendable, CaseIterable {
         /// The manifest is not valid JSON or lacks a field (or has an unknown format version).
         case manifest
@@ -36,10 +37,14 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case usage
     }
 
+    /// The check that failed.
     public var check: Check
+    /// What was expected and what was found.
     public var message: String
+    /// The file or URL concerned.
     public var path: String?
 
+    /// An error of `check`.
     public init(_ check: Check, _ message: String, path: String? = nil) {
         self.check = check
         self.message = message

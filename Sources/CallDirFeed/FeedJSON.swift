@@ -6,15 +6,22 @@ import CallDirReader
 /// `JSONWriter`; the feed adds its own rules (bounded size and depth, integers only, no
 /// member named twice).
 public indirect enum FeedJSON: Sendable, Equatable {
+    /// An object, members in order.
     case object([(String, FeedJSON)])
+    /// An array.
     case array([FeedJSON])
+    /// A string.
     case string(String)
+    /// An integer (the feed writes no other numbers).
     case int(Int64)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
 
     public static func == (a: FeedJSON, b: FeedJSON) -> Bool { a.rendered() == b.rendered() }
 
+    /// An object's member `key`, nil when absent or not an object.
     public subscript(key: String) -> FeedJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
@@ -22,6 +29,7 @@ public indirect enum FeedJSON: Sendable, Equatable {
 
     // MARK: writing
 
+    /// The JSON text, compact or `pretty` (two-space indents from `indent`).
     public func rendered(indent: Int = 0, pretty: Bool = false) -> String {
         var out = ""
         render(into: &out, indent: indent, pretty: pretty)
@@ -66,6 +74,7 @@ public indirect enum FeedJSON: Sendable, Equatable {
 
     // MARK: reading
 
+    /// The largest feed file read (1 MiB).
     public static let maxBytes = 1 << 20
     static let maxDepth = 16
 

@@ -52,7 +52,7 @@ package struct PublishOptions: ParsableArguments {
 }
 
 package struct TrustedKeyOptions: ParsableArguments {
-    @Option(name: .customLong("trusted-key"), help: ArgumentHelp("A package key the feed may be signed with (ed25519:<64 hex>, as `calldir keygen` prints); repeat it while rotating keys.", valueName: "key"))
+    @Option(name: .customLong("trusted-key"), help: ArgumentHelp("A public key the feed may be signed with (ed25519:<64 hex>, as `calldir keygen` prints); repeat it while rotating keys.", valueName: "key"))
     package var trustedKeys: [String] = []
 
     package init() {}

@@ -41,7 +41,7 @@ package struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Follow this signed feed (`calldir publish`): poll it, install each new index as `calldir update` does, and swap it in; without an index, fetch one before answering.", valueName: "url"))
     package var follow: String?
 
-    @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --follow: a package key the feed may be signed with (repeatable, for rotation).", valueName: "key"))
+    @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --follow: a public key the feed may be signed with (repeatable, for rotation).", valueName: "key"))
     package var trustedKeys: [String] = []
 
     @Option(name: .customLong("follow-interval"), help: ArgumentHelp("With --follow: how often to poll the feed, in milliseconds (each wait varies by up to 10% so replicas spread out; requests are conditional).", valueName: "ms"))

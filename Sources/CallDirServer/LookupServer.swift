@@ -26,6 +26,7 @@ public final class LookupServer: Sendable {
     private let stopping = Mutex(false)
     private let stopped: EventLoopPromise<Void>
 
+    /// A server for `configuration`, not yet listening (`start()`); throws when its country is unknown.
     public init(configuration: ServerConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger

@@ -65,7 +65,16 @@ struct ExportedSeries: Sendable {
 
 /// The routes /metrics counts requests by.
 public enum Route: Int, CaseIterable, Sendable {
-    case lookup, batch, healthz, metrics, other
+    /// `GET /v1/lookup/{number}`.
+    case lookup
+    /// `POST /v1/lookup`.
+    case batch
+    /// `GET /healthz`.
+    case healthz
+    /// `GET /metrics`.
+    case metrics
+    /// Anything else (404s).
+    case other
 
     var label: String {
         switch self {

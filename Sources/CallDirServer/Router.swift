@@ -5,13 +5,18 @@ import CallDirReader
 
 /// One answer: status, JSON (or Prometheus text) body, and what /metrics counts it under.
 public struct Response: Sendable {
+    /// The HTTP status.
     public var status: HTTPResponseStatus
+    /// The body, sent as is.
     public var body: ByteBuffer
+    /// The `Content-Type` header.
     public var contentType: String = "application/json"
+    /// What /metrics counts the request under.
     public var route: Route
     /// The `Allow` header of a 405.
     public var allow: String?
 
+    /// A response; JSON unless `contentType` says otherwise.
     public init(status: HTTPResponseStatus, body: ByteBuffer, contentType: String = "application/json", route: Route,
                 allow: String? = nil) {
         self.status = status
@@ -26,6 +31,7 @@ public struct Response: Sendable {
 /// `ServerConfiguration.responder` to measure the HTTP stack alone (Benchmarks/Sources/
 /// calldir-serve-constant).
 public protocol Responder: Sendable {
+    /// The answer to one complete request (`body` is nil when the request had none).
     func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders) -> Response
 }
 

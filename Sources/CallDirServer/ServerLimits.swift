@@ -30,6 +30,7 @@ package struct ServerLimits: Sendable, Equatable {
 public struct ServerConfiguration: Sendable {
     /// The index file: opened, verified, then watched for replacement.
     public var indexPath: String
+    /// The address to listen on (loopback unless told).
     public var host: String = "127.0.0.1"
     /// 0 picks a free port (tests read it back from `LookupServer.port`).
     public var port: Int = 8080
@@ -56,5 +57,6 @@ public struct ServerConfiguration: Sendable {
     /// Install SIGHUP/SIGTERM/SIGINT handlers (the executable does; tests drive reloads directly).
     public var handleSignals = false
 
+    /// The defaults of `calldir serve`, serving `indexPath`.
     public init(indexPath: String) { self.indexPath = indexPath }
 }
