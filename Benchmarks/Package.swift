@@ -32,9 +32,11 @@ let package = Package(
         ]),
         // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
         .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        // `calldir-personal`: the user's layer on the phone: entries, time and peak of its requests.
+        .executableTarget(name: "calldir-personal", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
         // `calldir-launches`: requests and entries to finish a big list with N reloads per launch.
         .executableTarget(name: "calldir-launches", dependencies: [
-            .product(name: "CallDirPatch", package: "calldir"),
+            .product(name: "CallDirDevice", package: "calldir"),
             .product(name: "CallDirReader", package: "calldir"),
             .product(name: "CallDirSimulator", package: "calldir"),
         ]),

@@ -30,7 +30,7 @@ let package = Package(
             "CallDirShared",
             .product(name: "CallDirCallKit", package: "calldir"),
             .product(name: "CallDirReader", package: "calldir"),
-            .product(name: "CallDirPatch", package: "calldir"),
+            .product(name: "CallDirDevice", package: "calldir"),
             .product(name: "CallDirFeed", package: "calldir"),
         ]),
     ]

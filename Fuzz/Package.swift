@@ -37,6 +37,7 @@ let package = Package(
         // Declares libFuzzer's driver entry point.
         .target(name: "CFuzz"),
         // The driver call and the input-list harness shared by five fuzzers.
-        .target(name: "FuzzSupport", dependencies: ["CFuzz", .product(name: "CallDir", package: "calldir")]),
+        .target(name: "FuzzSupport", dependencies: ["CFuzz", .product(name: "CallDir", package: "calldir")],
+                swiftSettings: [.define("FUZZING")]),  // Forger.swift: @testable import (another package)
     ] + harnesses.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) }
 )

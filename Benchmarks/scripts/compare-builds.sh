@@ -2,7 +2,7 @@
 # Before and after, for any change to a hot path: two builds run in turn on the same files,
 # and every figure that moved by more than THRESHOLD percent the wrong way is flagged. A change
 # that keeps every byte of output can still cost speed: daa9ba0, a readability mend checked for
-# identical replies only, slowed the daemon's POSTs by 40% (docs/BENCHMARKS.md).
+# identical replies only, slowed the daemon's POSTs by 40% (docs/BENCHMARKS-LOG.md).
 #
 #   Benchmarks/scripts/compare-builds.sh BEFORE_DIR AFTER_DIR
 #

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The delta figures of docs/BENCHMARKS.md ("Incremental updates"): two 10M blocking lists with
+# The delta figures of docs/BENCHMARKS-LOG.md ("Incremental updates"): two 10M blocking lists with
 # 1% churn each way (Benchmarks/scripts/churn.py), and the FTC complaint list as a daily update
 # (its first two thirds as "yesterday", its last two thirds as "today"). For each pair: compile
 # time of NEW, diff time, delta bytes, patch time (and peak RSS), and a byte comparison of the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The device feed figures of docs/BENCHMARKS.md ("Device feed"): generates the lists once
+# The device feed figures of docs/BENCHMARKS-LOG.md ("Device feed"): generates the lists once
 # (under Benchmarks/out/device, git-ignored), compiles them with the release calldir, then runs
 # `calldir-feed` ROUNDS times (default 5) per index, pinned to one core.
 # Run from the package root: Benchmarks/scripts/device-feed.sh   (needs ../shared/realdata for fr)

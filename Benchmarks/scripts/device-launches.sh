@@ -1,5 +1,5 @@
 #!/bin/sh
-# "Finishing a big list across launches" in docs/BENCHMARKS.md: requests and entries fed to
+# "Finishing a big list across launches" in docs/BENCHMARKS-LOG.md: requests and entries fed to
 # finish the French operator ranges (14.95M numbers) when the app may run N reloads per launch,
 # N = 1, 2, 4, for three app deaths: its background time expires (the expiration handler
 # cancels loadAll, which keeps the request under way), it is killed during its N-th reload

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Patch on the device path (docs/BENCHMARKS.md, "Deltas on the phone"): the French operator
+# Patch on the device path (docs/BENCHMARKS-LOG.md, "Deltas on the phone"): the French operator
 # ranges (14.95M numbers) against the variant of device-update.sh (1% of its entries changed),
 # and a 10M exact-number list with 1% churn each way (churn.py, as delta.sh). For each pair:
 # diff, then `calldir patch` (the `Patcher.patch` call `IndexInstaller.installDelta` makes on a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The device update figures of docs/BENCHMARKS.md ("Device updates"): `calldir simulate --from
+# The device update figures of docs/BENCHMARKS-LOG.md ("Device updates"): `calldir simulate --from
 # OLD NEW` (release, one core) for the French operator ranges against a variant with 1% of its
 # entries changed, and for two pairs of 1M random indexes (blocking; identification) with 1%
 # churn, plus a complete load of each NEW for comparison. Lists are generated under

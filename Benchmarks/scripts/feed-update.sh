@@ -1,5 +1,5 @@
 #!/bin/sh
-# The update feed's figures of docs/BENCHMARKS.md ("Signed update feed", issue 25): a COUNT
+# The update feed's figures of docs/BENCHMARKS-LOG.md ("Signed update feed", issue 25): a COUNT
 # (default 10,000,000) number blocking list published daily for 8 days with 1% churn each way
 # (churn.py, then feed-chain.py), each day with `calldir publish --keep 7`; then:
 #  - publish time of day 8 (7 deltas to make) against one `calldir diff` of days 7 -> 8;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Identification at scale (docs/BENCHMARKS.md): calldir next to SQLite and tinycdb on the same
+# Identification at scale (docs/BENCHMARKS-LOG.md): calldir next to SQLite and tinycdb on the same
 # realistic label corpora (Benchmarks/scripts/labels-corpus.py, Faker, seeded), for every
 # SIZE x FRACTION of distinct labels. Prints a markdown table (also kept in
 # Benchmarks/out/labels/labels.md).

@@ -1,6 +1,6 @@
 #if canImport(BackgroundTasks) && canImport(UIKit)
 import BackgroundTasks
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 
 /// Finishing a long load with background time (docs/CALLKIT.md, "Background time"). Register

@@ -11,7 +11,7 @@ extension CXCallDirectoryExtensionContext: @retroactive CallDirectoryContext {} 
 /// or fails it with the reason. Your principal class, in full:
 ///
 ///     final class CallDirectoryHandler: CXCallDirectoryProvider, CXCallDirectoryExtensionContextDelegate {
-///         let handler = CallDirectoryRequestHandler(appGroup: "group.com.example.calldir")
+///         let handler = CallDirectoryRequestHandler(appGroup: "group.com.example.calldir", region: 33)
 ///         override func beginRequest(with context: CXCallDirectoryExtensionContext) {
 ///             context.delegate = self
 ///             handler.beginRequest(with: context)
@@ -23,12 +23,19 @@ extension CXCallDirectoryExtensionContext: @retroactive CallDirectoryContext {} 
 public final class CallDirectoryRequestHandler: @unchecked Sendable {  // `current` is guarded by `lock`
     public let appGroup: String
     public let requestSize: Int
+    /// The phone's calling code for the user's layer (`personal.txt` and `contacts.vcf` in the
+    /// folder, docs/CALLKIT.md "The user's layer"); the app's `ReloadCoordinator` must be given
+    /// the same. Nil: no layer, the list alone.
+    public let personal: PersonalSettings?
     private let lock = NSLock()
     private var current: CallDirectoryExtensionRequest?
 
-    public init(appGroup: String, requestSize: Int = DeviceLoader.defaultRequestSize) {
+    /// `region`: the phone's calling code (e.g. 33), which enables the user's layer; give the
+    /// app's coordinator the same (`PersonalSettings(region:)`).
+    public init(appGroup: String, requestSize: Int = DeviceLoader.defaultRequestSize, region: Int? = nil, usesPersonalLayer: Bool = true) {
         self.appGroup = appGroup
         self.requestSize = requestSize
+        personal = usesPersonalLayer ? try? PersonalSettings(region: region) : nil
     }
 
     /// The App Group folder app and extension share; throws a `.usage` error naming the fix
@@ -40,7 +47,7 @@ public final class CallDirectoryRequestHandler: @unchecked Sendable {  // `curre
 
     public func beginRequest(with context: CXCallDirectoryExtensionContext) {
         do {
-            let request = CallDirectoryExtensionRequest(folder: try Self.folder(appGroup: appGroup), requestSize: requestSize)
+            let request = CallDirectoryExtensionRequest(folder: try Self.folder(appGroup: appGroup), requestSize: requestSize, personal: personal)
             lock.lock()
             current = request
             lock.unlock()

@@ -2,7 +2,7 @@
 // CallKit, UIKit or the App Group container is inside `#if canImport(CallKit)`: Linux builds
 // compile this target empty, Apple platforms compile all of it.
 #if canImport(CallKit) && canImport(UIKit)
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 import CallKit
 import Foundation

@@ -6,8 +6,10 @@ import Contacts
 /// written (`PersonalOverlay` takes them normalised with the phone's region:
 /// `numbers(normalizer:skipped:)`). Needs the Contacts permission (`NSContactsUsageDescription`
 /// in the app's Info.plist); without it, `forEachPhoneNumber` throws the store's error.
-/// Observe `CNContactStoreDidChangeNotification` and send the change (`PersonalChange`) when
-/// the numbers differ from the ones the device holds (docs/CALLKIT.md, "The user's layer").
+/// The app reads it (the extension never does): on `CNContactStoreDidChangeNotification`,
+/// `coordinator.publishContacts(coordinator.contactNumbers(from: ContactStoreSource()))` writes
+/// the numbers to the App Group folder, and `loadAll` sends only the changed entries when they
+/// differ from the ones the device holds (docs/CALLKIT.md, "The user's layer").
 public struct ContactStoreSource: ContactsSource {
     public let store: CNContactStore
 

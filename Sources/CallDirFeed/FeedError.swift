@@ -57,7 +57,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         FeedText.printable((path.map { $0 + ": " } ?? "") + "feed check '\(check.rawValue)' failed: " + message)
     }
 
-    /// The process exit status for this failure (stable; documented in FORMAT.md).
+    /// The process exit status for this failure (stable; docs/CLI.md, "Exit status").
     public var exitCode: Int32 { exitStatus.rawValue }
 
     /// The exit status of this check, from the one table (docs/CLI.md, "Exit status").

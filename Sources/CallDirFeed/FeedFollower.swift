@@ -1,4 +1,5 @@
 import CallDirPatch
+import CallDirWriter
 import CallDirReader
 
 /// The follower's portable core, what a phone app and `calldir update` share: the manifest's

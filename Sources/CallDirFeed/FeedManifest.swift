@@ -1,4 +1,4 @@
-/// The feed's manifest (FORMAT.md, "Update feed"): what the feed currently publishes, signed.
+/// The feed's manifest (FEED-PROTOCOL.md): what the feed currently publishes, signed.
 /// Its bytes are what the signature covers, so a reader verifies the bytes first and parses
 /// them after; the publisher renders them once and never re-renders a received manifest.
 public struct FeedManifest: Sendable, Equatable {

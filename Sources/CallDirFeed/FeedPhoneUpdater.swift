@@ -1,4 +1,4 @@
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 
 /// The app's side of a feed, in one call: `update(transport:)` takes a phone from "list v1
@@ -34,7 +34,7 @@ public struct FeedPhoneUpdater: Sendable {
 
     /// The App Group folder.
     public var folder: SharedFolder { coordinator.folder }
-    /// The feed state beside the index (FORMAT.md, "Update feed").
+    /// The feed state beside the index (FEED-PROTOCOL.md).
     public var statePath: String { FeedState.path(forIndex: folder.indexPath) }
     var downloadPath: String { folder.path + "/download.feed" }
 
@@ -81,7 +81,7 @@ public struct FeedPhoneUpdater: Sendable {
                                  transport: some FeedTransport) async throws -> Result {
         let received = try await follower.download(path, size: size, sha256: sha256, transport: transport, to: downloadPath,
                                                    role: viaDelta ? "the downloaded delta" : "the downloaded index")
-        // The state first (FORMAT.md, "Update feed", step 7): once the new index may be in
+        // The state first (FEED-PROTOCOL.md, "Following", step 7): once the new index may be in
         // place, the older serial is never accepted again, whatever fails after.
         try record(check)
         do {

@@ -1,4 +1,4 @@
-/// The keys a follower trusts, as TUF's root (FORMAT.md, "Key rotation"): version 1 is the
+/// The keys a follower trusts, as TUF's root (FEED-PROTOCOL.md, "Key rotation"): version 1 is the
 /// `--trusted-key` set a follower is configured with; each later version is a rotation
 /// statement in the feed folder, `root/<version>.json` with `root/<version>.json.sig`, signed
 /// by a key of the previous version and by a key it names. A follower walks the versions in

@@ -1,4 +1,4 @@
-/// What is installed, recorded beside the index (`<index>.feed-state`, FORMAT.md): the serial
+/// What is installed, recorded beside the index (`<index>.feed-state`, FEED-PROTOCOL.md): the serial
 /// and SHA-256 of the manifest whose index is installed (or being installed: the state is
 /// written before the index is renamed into place), the key that signed it, the feed it names
 /// and when it expires. It is the follower's memory against rollback (a manifest with a lower

@@ -1,5 +1,5 @@
 /// How a follower reaches a feed: a folder served over HTTP(S) (AsyncHTTPClient on Linux in
-/// `CallDirFeedHTTP`, URLSession on Apple platforms in Examples/), or anything else that
+/// `CallDirFeedTools`, URLSession on Apple platforms in Examples/), or anything else that
 /// fetches files by their path relative to the feed's root. Implementations map "not found"
 /// to `.missing`, time-outs to `.timeout`, other failures to `.transport`, and must refuse
 /// (`.size`) a body longer than `maxBytes` without reading it all.

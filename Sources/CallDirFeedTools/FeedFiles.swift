@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CallDirFeed
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// File helpers of the feed's tools: digests of mapped files, small reads, folders.
 package enum FeedFiles {

@@ -3,6 +3,7 @@ import CallDirReader
 import Dispatch
 import Synchronization
 import CallDirPatch
+import CallDirWriter
 
 /// `calldir publish`: adds NEW to a static feed folder. Content first (the index under its
 /// SHA-256, a delta from each of the last `keep` published indexes), then the manifest and its
@@ -18,7 +19,7 @@ package enum FeedPublisher {
         /// feed keeps the id of its first manifest: another is refused.
         package var feedId: String?
         /// `--rotate-from`: the key the feed is signed with now; `key` becomes the feed's key
-        /// through a rotation statement both sign (`FeedRoot`, FORMAT.md "Key rotation").
+        /// through a rotation statement both sign (`FeedRoot`, FEED-PROTOCOL.md "Key rotation").
         package var rotateFrom: FeedPrivateKey?
         package var temporaryFolder = "/tmp"
         package init() {}

@@ -1,13 +1,13 @@
 import CallDirFeed
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// `calldir update` (and each poll of `serve --follow`): brings the index at `indexPath` to
 /// the feed's current one, with the follower an app uses (`FeedFollower` in CallDirFeed: the
 /// manifest's checks, the checked download, the patch, the check against the manifest); what
 /// is left here is a server's way to publish: the download and the patch result beside the
-/// index, renamed over it once verified. The state is recorded before the rename (FORMAT.md,
-/// "Update feed", step 7): once the new index may be in place, no older manifest is accepted,
+/// index, renamed over it once verified. The state is recorded before the rename (FEED-PROTOCOL.md,
+/// "Following", step 7): once the new index may be in place, no older manifest is accepted,
 /// whatever fails after; a state ahead of the index is completed by the next update. Any
 /// failure leaves the installed index as it was.
 package struct FeedUpdater: Sendable {

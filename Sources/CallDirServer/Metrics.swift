@@ -104,7 +104,7 @@ package final class Metrics: Sendable {
     /// 0 until used), which keeps the hot path free of look-ups and locks.
     let requests: [[MetricCounter]]
     /// swift-prometheus's histogram takes its own (uncontended with one event loop) lock per
-    /// record; docs/SERVE.md has the measured cost.
+    /// record; docs/BENCHMARKS-LOG.md has the measured cost.
     let latency: CoreMetrics.Timer
     package let lookupsBlock: MetricCounter
     package let lookupsIdentify: MetricCounter

@@ -5,8 +5,8 @@ import ArgumentParser
 import CallDir
 import CallDirLookup
 import CallDirReader
-import CallDirServeOptions
-import CallDirPatch
+import CallDirOptions
+import CallDirWriter
 
 struct CompileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import CallDir
 import CallDirLookup
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// `compile --error-format` and `--error-file`: where each problem found in a list goes, in
 /// which format (`DiagnosticFormatter`). `report` is the one hook the compile calls per

@@ -3,6 +3,7 @@ import CallDir
 import CallDirLookup
 import CallDirReader
 import CallDirPatch
+import CallDirWriter
 
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

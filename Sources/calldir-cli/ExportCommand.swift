@@ -2,7 +2,7 @@ import ArgumentParser
 import CallDir
 import CallDirLookup
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
-import CallDirFeedOptions
+import CallDirOptions
 import CallDirLookup
 import CallDirReader
 
-/// The signed update feed (FORMAT.md, "Update feed"). These commands check their options here,
+/// The signed update feed (FEED-PROTOCOL.md). These commands check their options here,
 /// then exec `calldir-serve`, which links swift-crypto and the HTTP client, so that this
 /// executable (and with it `calldir lookup -`) links neither.
 enum FeedExec {

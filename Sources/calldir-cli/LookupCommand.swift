@@ -5,7 +5,7 @@ import ArgumentParser
 import CallDir
 import CallDirLookup
 import CallDirReader
-import CallDirServeOptions
+import CallDirOptions
 
 struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CallDirLookup
+import CallDirOptions
 import CallDirReader
-import CallDirServeOptions
 
 /// `calldir serve`: parses and checks the options, then replaces this process with the
 /// `calldir-serve` daemon installed next to `calldir` (same PID, same arguments, the default

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import AsyncHTTPClient
 import CallDirFeed
-import CallDirFeedHTTP
 import CallDirFeedTools
 import CallDirServer
 import Logging

@@ -4,13 +4,12 @@ import Glibc
 import ArgumentParser
 import CallDirPatch
 import CallDirFeed
-import CallDirFeedHTTP
-import CallDirFeedOptions
+import CallDirOptions
 import CallDirFeedTools
 import CallDirReader
 import Dispatch
 
-/// Runs the feed's commands (their options and help are in CallDirFeedOptions; `calldir`
+/// Runs the feed's commands (their options and help are in CallDirOptions; `calldir`
 /// checks them first and execs this with the command's name).
 enum FeedRunner {
     static func main(_ command: FeedCommandName, arguments: [String]) -> Never {

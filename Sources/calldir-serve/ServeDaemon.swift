@@ -6,20 +6,21 @@ import CallDirLookup
 import CallDirReader
 import CallDirServer
 import Logging
-import CallDirServeOptions
-import CallDirFeedOptions
+import CallDirOptions
 import CallDirFeed
-import CallDirPatch
-import CallDirFeedHTTP
+import CallDirWriter
+import CallDirFeedTools
 import CallDirReader
 
-/// The lookup daemon, usually started as `calldir serve` (which execs this with the same
-/// arguments). Kept out of `calldir` so one-shot commands never load SwiftNIO.
+/// calldir's network executable: the lookup daemon, usually started as `calldir serve` (which
+/// execs this with the same arguments), and the signed feed's commands (`calldir keygen`,
+/// `publish`, `update`, `verify --feed` exec it with the command's name first). Kept out of
+/// `calldir` and `calldir-cli` so that they never load SwiftNIO, swift-crypto or the HTTP client.
 @main
 struct ServeDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calldir-serve",
-        abstract: "The calldir lookup daemon (run it as `calldir serve`).",
+        abstract: "Run calldir's network side: the lookup daemon (`calldir serve`) and the signed feed's keygen, publish and update.",
         discussion: ServeOptions.discussion
     )
 

@@ -14,7 +14,7 @@ import CallDirReader
 /// Why two executables: start-up is most of a one-shot lookup. The full CLI links the
 /// compiler, swift-argument-parser, Foundation, Dispatch and Concurrency, which cost about
 /// 0.2 ms before `main` runs, and argument parsing by reflection costs 2 ms more
-/// (docs/BENCHMARKS.md, "One-shot lookups").
+/// (docs/BENCHMARKS-LOG.md, "One-shot lookups").
 @main
 enum Main {
     static func main() {

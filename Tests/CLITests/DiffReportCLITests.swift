@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `calldir diff OLD NEW --report` (issue 27) on real lists before and after a churn: its
 /// counts against `calldir simulate --from` (the French list, 15 million numbers a kind) and

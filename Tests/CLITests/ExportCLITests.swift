@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `calldir export` run as a process: outputs, exit statuses, stdout failures, --list.
 @Suite("Export CLI")

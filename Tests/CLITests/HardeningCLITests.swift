@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDirReader
+import TestSupport
 
 /// Issue 23 as a user meets it: paths that are FIFOs or devices, and a forged range record.
 @Suite("Hostile paths and forged files at the command line")

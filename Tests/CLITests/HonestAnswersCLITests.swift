@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDirReader
+import TestSupport
 
 /// Issue 39 items 1 and 3 as a user meets them: `lookup -` keeps one answer line per input
 /// line on a damaged index, and a file `verify` rejects is refused by lookup, export and diff

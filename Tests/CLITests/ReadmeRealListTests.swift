@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// README's "Real lists" table is checked against what calldir does today: each row's command
 /// is run on the real list, and its result cell must read exactly as the compile's JSON

@@ -113,6 +113,15 @@ struct SimulateCLITests {
         #expect((object["removals"] as? [String: Int]) == ["blocking": 11, "identification": 1])
         #expect((object["additions"] as? [String: Int]) == ["blocking": 1, "identification": 1])
         #expect((object["from"] as? [String: Any])?["deviceEntries"] as? Int == 121)
+        // With the user's layer (a contact inside OLD's range): still an update, minus the
+        // contact's entry (issue 37; before, a complete load of NEW ⊕ layer).
+        let contacts = scratch.write("c.vcf", "BEGIN:VCARD\nTEL:01 62 00 00 95\nEND:VCARD\n")
+        let layered = try CLI.run(["simulate", "--from", old, new, "--request-size", "8", "--contacts", contacts, "--country", "FR"])
+        #expect(layered.status == 0, "\(layered.stderr)")
+        let layeredLines = layered.stdout.split(separator: "\n").map(String.init)
+        #expect(layeredLines.contains("update: 11 removals (blocking 10, identification 1), 2 additions (blocking 1, identification 1)"),
+                "\(layered.stdout)")
+        #expect(layeredLines.contains("ok: 2 requests, 111 entries on the device, 0 CallKit errors"))
         #expect(try CLI.run(["simulate", "--from", old, "--index", new, new]).status == 64)
         #expect(try CLI.run(["simulate", "--from", scratch.file("missing.calldir"), new]).status == 2)
     }

@@ -1,6 +1,7 @@
 import CallDirFeed
 import Foundation
 import Testing
+import TestSupport
 
 /// `calldir update` against the attacks of issue 34 (TUF's threat list), each played by the
 /// hostile server on 127.0.0.1: another feed's manifest signed by the same key, a trickling

@@ -3,6 +3,7 @@ import CallDirFeed
 import CallDirReader
 import Foundation
 import Testing
+import TestSupport
 
 /// State and index move together (issue 34, finding 5): an update from v1 to v2 is failed at
 /// every file-system step it takes (each open, write, fsync, close, rename and unlink in the

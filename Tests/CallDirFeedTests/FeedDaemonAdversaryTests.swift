@@ -1,6 +1,7 @@
 import CallDirFeed
 import Foundation
 import Testing
+import TestSupport
 
 /// `serve --follow` against a trickling mirror and a frozen one (issue 34, findings 2 and 3):
 /// /healthz and /metrics say "stalled" and "expired", from the saved state after a restart.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `calldir serve --follow`: a daemon started with no index follows a feed served by nginx
 /// across publications while clients keep looking numbers up (issue 25).

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The feed's format and checks without a server: manifest bytes, signatures, rollback,
-/// expiry and the choice of download (FORMAT.md, "Update feed").
+/// expiry and the choice of download (FEED-PROTOCOL.md).
 @Suite("Update feed format")
 struct FeedFormatTests {
     static let a = String(repeating: "a", count: 64), b = String(repeating: "b", count: 64), c = String(repeating: "c", count: 64)
@@ -157,11 +157,11 @@ struct FeedFormatTests {
         #expect(error.description == "http://h/\\u{7}: feed check 'transport' failed: the server answered 500 \\u{1b}[2J\\u{d}\\u{9b}x")
     }
 
-    @Test("FORMAT.md's example (the golden manifest of format 2): its signature verifies with the key printed there and it parses to feed, serial and delta")
+    @Test("FEED-PROTOCOL.md's example (the golden manifest of format 2): its signature verifies with the key printed there and it parses to feed, serial and delta")
     func formatExampleVerifies() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent("FORMAT.md"), encoding: .utf8)
-        let example = try #require(text.range(of: "### Example\n\nTwo publications").map { String(text[$0.upperBound...]) })
+        let text = try String(contentsOf: root.appendingPathComponent("FEED-PROTOCOL.md"), encoding: .utf8)
+        let example = try #require(text.range(of: "## Example\n\nTwo publications").map { String(text[$0.upperBound...]) })
         let blocks = example.components(separatedBy: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         try #require(blocks.count >= 2)
         let key = try #require(example.split(separator: "`").first { $0.hasPrefix("ed25519:") }.map(String.init))

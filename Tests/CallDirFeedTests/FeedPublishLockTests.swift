@@ -1,6 +1,7 @@
 import CallDirFeed
 import Foundation
 import Testing
+import TestSupport
 
 /// One publisher at a time (issue 34, finding 4), and a publisher that survives a hostile
 /// folder: `calldir publish` as the operator runs it.

@@ -2,6 +2,7 @@ import CallDirFeed
 @testable import CallDirFeedTools
 import Foundation
 import Testing
+import TestSupport
 
 /// `calldir publish` as a library: deltas from the last --keep indexes, pruning by grace
 /// period, and a follower reading the folder through the same checks as over HTTP.

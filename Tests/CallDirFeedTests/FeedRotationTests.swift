@@ -1,6 +1,7 @@
 import CallDirFeed
 import Foundation
 import Testing
+import TestSupport
 
 /// Key rotation and revocation as TUF does it (issue 34, finding 6): a rotation statement
 /// signed by the old key and the new moves followers to the new key with no reinstall and

@@ -1,6 +1,7 @@
 import CallDirFeed
 import Foundation
 import Testing
+import TestSupport
 
 /// The update feed over real HTTP: `calldir publish` writes a feed folder, nginx (Debian's)
 /// serves it, `calldir update` follows it (issue 25); a hostile server attacks the follower.

@@ -1,5 +1,6 @@
 import Foundation
 @_exported import TestSupport
+import TestSupport
 
 /// Runs the built executables, compiles small indexes, and starts the feed's servers.
 enum FeedBin {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CallDirReader
 import CallDirSimulator
+import TestSupport
 
 /// The daemon's private copy of an index (`MappedFile(copying:)`): read whole, not mapped, so
 /// it must behave as the file does, and never give its pages back to the kernel (the device

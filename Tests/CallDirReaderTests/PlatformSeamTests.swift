@@ -6,20 +6,22 @@ import Testing
 /// build for iOS here, so this test keeps the rule: it fails when a file of the reader imports
 /// a system or C module outside that seam, or a module an extension cannot (or should not) link.
 ///
-/// `CallDirPatch` (deltas and the app's half, linked by an iOS app) keeps the same rule with a
-/// seam of its own: the C library only in `Platform/WorkerThread.swift` (threads, clock,
-/// memcmp) and `Files/TemporaryFiles.swift` (the interrupt handler), each importing it under
-/// `canImport` for both Glibc and Darwin; no `pthread_t()` (a pointer on Darwin), no
-/// `Synchronization` (iOS 18), no "/tmp" (the caller names the folder: the App Group container).
+/// What an iOS app links beside it (`CallDirWriter`, `CallDirPatch`, `CallDirDevice`: the
+/// writer, deltas, the installer and coordinator) keeps the same rule with one seam: the C
+/// library only in the writer's `Platform/WorkerThread.swift` (threads, clock, memcmp) and
+/// `Files/TemporaryFiles.swift` (the interrupt handler), each importing it under `canImport`
+/// for both Glibc and Darwin; no `pthread_t()` (a pointer on Darwin), no `Synchronization`
+/// (iOS 18), no "/tmp" (the caller names the folder: the App Group container).
 @Suite("Reader platform seam")
 struct PlatformSeamTests {
     static let sourcesRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources")
     static let readerSources = sourcesRoot.appendingPathComponent("CallDirReader")
-    static let patchSources = sourcesRoot.appendingPathComponent("CallDirPatch")
+    /// The app's targets beyond the reader, and the C library seam files in each.
+    static let appTargets = ["CallDirWriter", "CallDirPatch", "CallDirDevice"]
     static let seam = "Platform/Syscalls.swift"
-    static let patchSeams: Set<String> = ["Platform/WorkerThread.swift", "Files/TemporaryFiles.swift"]
+    static let patchSeams: Set<String> = ["CallDirWriter/Platform/WorkerThread.swift", "CallDirWriter/Files/TemporaryFiles.swift"]
     static let systemModules: Set<String> = ["Glibc", "Darwin", "Musl", "Android", "WinSDK"]
     static let forbidden: Set<String> = ["Foundation", "FoundationEssentials", "Synchronization", "Dispatch",
                                          "CZlib", "CSQLite", "CallDir"]
@@ -58,14 +60,16 @@ struct PlatformSeamTests {
         #expect(offences.isEmpty, "\(offences)")
     }
 
-    @Test("CallDirPatch: the C library only in its seam, under canImport for Glibc and Darwin; no Synchronization, pthread_t() or /tmp")
+    @Test("CallDirWriter, CallDirPatch, CallDirDevice: the C library only in the seam, under canImport for Glibc and Darwin; no Synchronization, pthread_t() or /tmp")
     func patchTargetIsDarwinPortable() throws {
-        let files = try Self.swiftFiles(Self.patchSources)
-        #expect(files.count > 15, "expected CallDirPatch's sources under \(Self.patchSources.path)")
+        let files = try Self.appTargets.flatMap { target in
+            try Self.swiftFiles(Self.sourcesRoot.appendingPathComponent(target)).map { target + "/" + $0 }
+        }
+        #expect(files.count > 15, "expected the sources of \(Self.appTargets) under \(Self.sourcesRoot.path)")
         #expect(Self.patchSeams.isSubset(of: Set(files)), "\(Self.patchSeams) missing from \(files)")
         var offences: [String] = []
         for file in files {
-            let text = try String(contentsOf: Self.patchSources.appendingPathComponent(file), encoding: .utf8)
+            let text = try String(contentsOf: Self.sourcesRoot.appendingPathComponent(file), encoding: .utf8)
             let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
                 .joined(separator: "\n")
             let isSeam = Self.patchSeams.contains(file)

@@ -3,6 +3,7 @@ import CallDirServer
 import Foundation
 import Testing
 @testable import CallDirReader
+import TestSupport
 
 /// The forge sweep's `serve` part: every forged index (every checksum resealed) offered to a
 /// running daemon's reload path. A reload refuses it and keeps serving the intact index, or

@@ -5,6 +5,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import CallDirReader
+import TestSupport
 
 @Suite("IndexHolder: load, swap, refuse, at most two mapped")
 struct IndexHolderTests {

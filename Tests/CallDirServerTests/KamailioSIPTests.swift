@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real telephony path: sipp places calls through Kamailio, which runs the documented
 /// configuration (docs/kamailio/calldir.cfg, as it is in the repository) and asks

@@ -3,6 +3,7 @@ import CallDir
 import Foundation
 import Testing
 import CallDirReader
+import TestSupport
 
 /// /metrics as swift-prometheus writes it: it parses, every family keeps the name and type it
 /// had when the page was hand-written, and the numbers are the requests that were made.

@@ -3,6 +3,7 @@ import CallDirServer
 import Foundation
 import Testing
 import CallDirReader
+import TestSupport
 
 /// Issue 30's operator items: a daemon that cannot serve can say so at start
 /// (`--require-index`), and /healthz tells when the file on disk was refused.

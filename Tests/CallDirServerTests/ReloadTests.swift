@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 import CallDirReader
+import TestSupport
 
 /// Clients query without pause while the index file is replaced many times (once by a damaged
 /// file, once removed): no request may fail, and every answer must come wholly from one index.

@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import Testing
 @testable import CallDirReader
+import TestSupport
 
 /// `POST /v1/lookup` answers with one batch lookup whose labels are written from their bytes;
 /// the body must be byte for byte what answering each input alone gives.

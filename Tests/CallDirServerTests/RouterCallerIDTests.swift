@@ -4,6 +4,7 @@ import Foundation
 import NIOHTTP1
 import CallDirReader
 import Testing
+import TestSupport
 
 /// The daemon decides what is a caller ID (issue 35). A single lookup answers digits with the
 /// separators people write, a `+` and the withheld words, with `--invalid` deciding the ones

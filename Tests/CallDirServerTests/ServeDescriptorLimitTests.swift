@@ -1,6 +1,7 @@
 import CallDir
 import Foundation
 import Testing
+import TestSupport
 
 /// The real daemon under a low descriptor limit (`ulimit -n 64`) with more clients than it can
 /// hold: accept(2) fails with EMFILE while connections wait in the backlog. It must pause

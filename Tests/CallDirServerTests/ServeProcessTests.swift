@@ -2,6 +2,7 @@ import CallDir
 import Foundation
 import Testing
 import CallDirReader
+import TestSupport
 
 /// `calldir serve` as an operator runs it: the built binary, real signals, the file watcher.
 @Suite("calldir serve as a process")

@@ -2,11 +2,12 @@ import CallDir
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// The real daemon under abuse on 127.0.0.1, in bounded time: 1,000 idle connections, clients
 /// that send half a header and stall, a burst of malformed requests, and a storm of 100 SIGHUP
 /// reloads in about a second while a client keeps sending valid lookups. No valid request may
-/// fail, and resident memory must come back near where it started. Figures: docs/SERVE.md.
+/// fail, and resident memory must come back near where it started. Figures: docs/BENCHMARKS.md#serve-soak.
 @Suite("calldir serve under abuse")
 struct ServeSoakTests {
     /// Resident memory of a process in KiB (VmRSS in /proc/PID/status).

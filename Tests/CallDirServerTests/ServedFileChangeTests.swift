@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import CallDirReader
+import TestSupport
 
 /// What an operator may do to the file a running daemon serves, besides publishing by rename:
 /// truncate and rewrite it in place (`cp new served`, `rsync --inplace`, `> served`), or put

@@ -9,6 +9,7 @@ import NIOPosix
 import Synchronization
 import CallDirReader
 @_exported import TestSupport
+import TestSupport
 
 extension TempFolder {
     /// Compiles an index from blocking lines and `number,label` lines.

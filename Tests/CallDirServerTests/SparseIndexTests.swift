@@ -2,6 +2,7 @@ import CallDirServer
 import Foundation
 import Testing
 @testable import CallDirReader
+import TestSupport
 
 /// Issue 39 item 2: the daemon looks at the header and the file's size before it reads any
 /// content. A 3 GiB sparse file (`ftruncate`: no disk used) at the index path was read whole

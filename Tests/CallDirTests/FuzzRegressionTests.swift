@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CallDirReader
+import TestSupport
 
 /// Inputs on which a libFuzzer harness (Fuzz/, docs/FUZZING.md) failed, fed to the same API the
 /// harness drives, as it fed them: as they are and resealed (every checksum recomputed).

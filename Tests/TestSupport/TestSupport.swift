@@ -1,6 +1,8 @@
 import Foundation
 
-/// Helpers every test target shares: a scratch folder and a seeded generator.
+/// Helpers every test target shares: a scratch folder and a seeded generator (here), the
+/// compile helper (CompileSupport.swift), the forger (ForgeSupport.swift), the device's load
+/// rigs (DeviceTestSupport.swift) and a simulated phone (SimulatedPlatform.swift).
 
 /// The package's root folder.
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

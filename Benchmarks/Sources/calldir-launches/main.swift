@@ -3,13 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 import CallDirSimulator
 
 // `calldir-launches INDEX FOLDER [--reloads N] [--request-size S] [--kill [--no-confirm]]`: how many app
 // launches, requests and entries it takes to finish loading INDEX when the app may run only
-// N reloads per launch (docs/BENCHMARKS.md, "Finishing a big list across launches"). A phone
+// N reloads per launch (docs/BENCHMARKS-LOG.md, "Finishing a big list across launches"). A phone
 // made of `CallKitSimulator` and the library's `CallDirectoryExtensionRequest`, driven by
 // `ReloadCoordinator` as an app would. At the N-th reload of a launch:
 // - default: the background time ends; the expiration handler cancels `loadAll`, which keeps

@@ -1,5 +1,5 @@
 import CallDirFeed
-import CallDirPatch
+import CallDirDevice
 import CallDirReader
 #if os(iOS)
 import CallDirShared
@@ -11,8 +11,9 @@ import CallDirShared
 public final class CallDirUpdater: Sendable {
     public let coordinator: ReloadCoordinator
 
-    public init(folder: SharedFolder, platform: any CallDirectoryPlatform) {
-        coordinator = ReloadCoordinator(folder: folder, platform: platform)
+    /// `personal`: the user's layer, resolved as the extension does (same region); nil: the list alone.
+    public init(folder: SharedFolder, platform: any CallDirectoryPlatform, personal: PersonalSettings? = nil) {
+        coordinator = ReloadCoordinator(folder: folder, platform: platform, personal: personal)
     }
 
     /// After downloading a new index (or patching a delta into one) to `path`: install it and
@@ -69,7 +70,8 @@ extension CallDirUpdater {
             RunningLoad.current.cancel()
             CallDirBackgroundLoading.schedule(identifier: CallDirIdentifiers.backgroundLoad)
         }
-        return CallDirUpdater(folder: try SharedFiles.folder(), platform: platform)
+        return CallDirUpdater(folder: try SharedFiles.folder(), platform: platform,
+                              personal: try PersonalSettings(region: CallDirIdentifiers.region))
     }
 
     /// `resume()` as a task the background-time expiry can cancel.

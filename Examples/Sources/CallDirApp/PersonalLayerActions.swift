@@ -1,6 +1,9 @@
+import CallDirPatch
 import CallDirReader
 #if os(iOS)
 import CallDirCallKit
+import BackgroundTasks
+import CallDirShared
 import Contacts
 import Foundation
 #endif
@@ -19,8 +22,8 @@ public struct PersonalLayerActions: Sendable {
     }
 
     /// "Allow for 2 hours": an allowance of `number` that expires `seconds` after `now` (Unix
-    /// time). Returns the expiry: schedule a reload then (`PersonalOverlay.nextExpiry` says
-    /// the same to the extension), so the number is blocked again on time.
+    /// time). Returns the expiry: after `loadAll`, schedule a load then
+    /// (`allowForTwoHours` below does both), so the number is blocked again on time.
     public func allow(_ number: String, for seconds: Int64 = 2 * 3600, now: Int64) throws -> Int64 {
         var layer = try folder.readPersonalLayer(normalizer: normalizer)
         let expiry = now + seconds
@@ -45,20 +48,54 @@ public struct PersonalLayerActions: Sendable {
     }
 }
 
+extension CallDirUpdater {
+    /// "Allow for 2 hours" from the app's UI: writes the allowance, sends it (one incremental
+    /// request: that number's entries leave the store), and returns when to load again (the
+    /// expiry): on iOS, `scheduleExpiry` asks for a background task then.
+    public func allowForTwoHours(_ number: String, actions: PersonalLayerActions, now: Int64) async throws -> Int64? {
+        _ = try actions.allow(number, now: now)
+        try await coordinator.loadAll()
+        return try await coordinator.nextExpiry()
+    }
+
+    /// The user's contacts changed (or the app launched): publish their numbers for the
+    /// extension and, if they differ from the last ones, send the change (only the changed
+    /// entries). `source` is `ContactStoreSource()` on iOS.
+    public func contactsChanged(_ source: some ContactsSource) async -> String? {
+        do {
+            let numbers = try coordinator.contactNumbers(from: source)
+            if try await coordinator.publishContacts(numbers) { try await coordinator.loadAll() }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
 #if os(iOS)
-/// Reloads the extension when the user's contacts change: the next request sends only the
-/// changed entries (`PersonalChange`). `reload` is the app's call into its updater.
+/// Observes `CNContactStoreDidChangeNotification` (no diff comes with it: the updater re-reads
+/// every contact and compares) and sends the change through the app's updater.
 public final class ContactsObserver {
     private var token: NSObjectProtocol?
 
-    public init(reload: @escaping @Sendable () -> Void) {
+    public init(updater: CallDirUpdater) {
         token = NotificationCenter.default.addObserver(forName: .CNContactStoreDidChange, object: nil, queue: .main) { _ in
-            reload()
+            Task { _ = await updater.contactsChanged(ContactStoreSource()) }
         }
     }
 
     deinit {
         if let token { NotificationCenter.default.removeObserver(token) }
+    }
+}
+
+extension CallDirUpdater {
+    /// Asks iOS to run a load at `expiry` (Unix seconds) or soon after, so an allowance ends on
+    /// time even if the app is not open (`CallDirBackgroundLoading`'s task resumes `loadAll`).
+    public static func scheduleExpiry(at expiry: Int64) {
+        let request = BGProcessingTaskRequest(identifier: CallDirIdentifiers.backgroundLoad)
+        request.earliestBeginDate = Date(timeIntervalSince1970: TimeInterval(expiry))
+        try? BGTaskScheduler.shared.submit(request)
     }
 }
 #endif

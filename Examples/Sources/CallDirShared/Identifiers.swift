@@ -10,6 +10,9 @@ public enum CallDirIdentifiers {
     /// The `BGProcessingTask` that finishes a long load (Info.plist
     /// `BGTaskSchedulerPermittedIdentifiers`).
     public static let backgroundLoad = "com.example.calldir.load"
+    /// The phone's calling code for the user's layer (numbers written nationally in contacts
+    /// and `personal.txt`): the app and the extension must agree (docs/CALLKIT.md, "The user's layer").
+    public static let region = 33
 
     /// A CallKit error as the library names it: CallKit's domain gives its exact code, any
     /// other domain is `.unknown` (`CallDirectoryErrorCode(domain:code:)`).

@@ -9,9 +9,11 @@ import CallKit
 /// after a new index was installed, only the changes from the previous one. Before the first
 /// install it completes empty. `CallDirectoryRequestHandler` (product `CallDirCallKit`) keeps
 /// the protocol's order: the under-way record first, the checkpoint after feeding, the
-/// confirmation (or, expired, the under-way record again) in the completion handler.
+/// confirmation (or, expired, the under-way record again) in the completion handler. With the
+/// region, it applies the user's layer (`personal.txt`, `contacts.vcf`) and sends a change of
+/// it as only the changed entries.
 final class CallDirectoryHandler: CXCallDirectoryProvider, CXCallDirectoryExtensionContextDelegate {
-    private let handler = CallDirectoryRequestHandler(appGroup: CallDirIdentifiers.appGroup)
+    private let handler = CallDirectoryRequestHandler(appGroup: CallDirIdentifiers.appGroup, region: CallDirIdentifiers.region)
 
     override func beginRequest(with context: CXCallDirectoryExtensionContext) {
         context.delegate = self

@@ -6,7 +6,7 @@ import FuzzSupport
 import Glibc
 #endif
 
-// The load record reader: raw input, and bytes 4..<68 after the magic with a valid CRC appended (so
+// The load record reader: raw input, and bytes 4..<84 after the magic with a valid CRC appended (so
 // the field checks are reached). Whatever decodes must encode back to the same bytes, and one
 // request loaded from it into the CallKit simulator must not trap: its checksums are set to a
 // real index's (and, for an update, the same index as OLD) so that resumes and updates are reached.

@@ -1,1 +1,1 @@
-../../../Tests/CallDirReaderTests/Format/ForgeSupport.swift
+../../../Tests/TestSupport/ForgeSupport.swift

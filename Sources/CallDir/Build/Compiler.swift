@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// Compiles lists into an index: read -> normalise -> (sort) -> validate -> encode -> publish.
 /// Streams: memory is bounded by the sort budget plus the block directory, not the list.

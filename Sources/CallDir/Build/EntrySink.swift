@@ -1,5 +1,5 @@
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 /// The last stage before encoding, for one kind: enforces CallKit's strict ascending order
 /// (error 3) and uniqueness (error 4), collapses repeats under --dedupe, drops allowed numbers
 /// from blocking, gives labels their refs, and appends to the encoder. A struct, like the encoder it

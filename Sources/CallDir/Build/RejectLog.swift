@@ -1,5 +1,5 @@
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 /// Counts every row that does not become an entry, by reason, and optionally lists each one
 /// (`--rejects FILE`: tab-separated `source:line`, reason, original text). Nothing is dropped
 /// without being counted here.

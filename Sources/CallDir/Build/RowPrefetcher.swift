@@ -1,5 +1,5 @@
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// Reads a source on a second thread, a few thousand rows ahead of the compile loop, so that
 /// a compile uses two cores: the reading thread splits lines and turns the common rows (plain

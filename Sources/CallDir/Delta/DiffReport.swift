@@ -1,5 +1,5 @@
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// `calldir diff OLD NEW --report`: what a change does on a device, for a reviewer. Made by
 /// one streaming pass per kind over the two indexes' device entries (`DeviceChangeWalk`, the

@@ -1,5 +1,5 @@
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// Where an export goes: a file published atomically (`AtomicFile`: temp, fsync, rename), or
 /// standard output (`nil` or `-`), buffered. Every write error is thrown, stdout's included:

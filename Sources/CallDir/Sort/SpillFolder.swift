@@ -1,5 +1,5 @@
 import CallDirReader
-import CallDirPatch
+import CallDirWriter
 
 /// A private folder (`mkdtemp`, mode 0700) for one sort's spill files. The folder and every
 /// file in it are registered with `TemporaryFiles`, so an interrupt removes them; `removeAll()`

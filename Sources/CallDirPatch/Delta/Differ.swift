@@ -1,4 +1,5 @@
 import CallDirReader
+import CallDirWriter
 
 /// `calldir diff`: the delta from OLD to NEW, by streaming merges of the two indexes (memory
 /// is a block per cursor and the ranges, whatever the sizes), published atomically.

@@ -1,4 +1,5 @@
 import CallDirReader
+import CallDirWriter
 
 /// Which delta walker: `Patcher.merge` (below) is one of three, each at its own level. It works
 /// at the **stored-number level**, applying a delta file's removals and additions to OLD's

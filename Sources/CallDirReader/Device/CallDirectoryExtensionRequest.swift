@@ -9,7 +9,10 @@
 ///    extension on its own too, e.g. after a reboot, with nobody watching the outcome).
 /// 3. Open the index (and the previous one, for an update) and feed one request of at most the
 ///    size the committed record asks for, from `LoadCheckpoint.resumePoint` (nil when a pending
-///    or taken record was left over: a complete load). No index yet: feed nothing.
+///    or taken record was left over: a complete load). No index yet: feed nothing. With
+///    `personal`, the user's layer and contacts in the folder are resolved now and applied
+///    (`SharedFolder.currentOverlay`); the overlay the checkpoint names is read back from its
+///    held copy (the base of a change of the layer), and this one is kept before feeding.
 /// 4. Overwrite pending with the request's checkpoint; then the caller completes the request.
 ///
 /// On a throw, fail the request (`cancelRequest(withError:)`). In `completeRequest`'s handler,
@@ -20,14 +23,17 @@
 public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` and `record` are guarded by `lock`
     public let folder: SharedFolder
     public let requestSize: Int
+    /// How to resolve the user's layer (nil: the list alone).
+    public let personal: PersonalSettings?
     private let lock = SystemLock()
     private var stopped = false
     /// This request's record as last written (its number and size; its checkpoint once fed).
     private var record: LoadRecord?
 
-    public init(folder: SharedFolder, requestSize: Int = DeviceLoader.defaultRequestSize) {
+    public init(folder: SharedFolder, requestSize: Int = DeviceLoader.defaultRequestSize, personal: PersonalSettings? = nil) {
         self.folder = folder
         self.requestSize = requestSize
+        self.personal = personal
     }
 
     /// Feeds one request into `context` and records its checkpoint as pending; returns nil when
@@ -62,8 +68,14 @@ public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `sto
         guard folder.exists(folder.indexPath) else { return nil }
         let index = try CallDirIndex(path: folder.indexPath)
         let previous = folder.exists(folder.previousIndexPath) ? try? CallDirIndex(path: folder.previousIndexPath) : nil
-        let loader = try DeviceLoader(index: index, previous: previous, requestSize: size)
         let start = LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: leftOver ?? taken)
+        let overlay = try personal.map(folder.currentOverlay)
+        let digest = overlay?.digest ?? 0
+        // The overlay the device holds (or an update under way started from), if another one.
+        let heldDigest = [start?.update?.fromOverlayDigest, start?.overlayDigest].compactMap { $0 }.first { $0 != digest }
+        let held = heldDigest.flatMap(folder.heldOverlay)
+        if let overlay { try folder.keepHeldOverlay(overlay) }
+        let loader = try DeviceLoader(index: index, previous: previous, requestSize: size, overlay: overlay, held: held)
         let stoppable = StoppableContext(context, request: self)
         let step = try loader.loadRequest(into: stoppable, resumingFrom: start)
         guard !isStopped else {

@@ -15,6 +15,12 @@
 /// span, removals before additions (see `DeviceLoader+Update.swift`), unless the changes
 /// outnumber `index`'s entries. Any other checkpoint follows the rules above.
 ///
+/// With the user's layer (`overlay`), every entry fed is list ⊕ overlay, and the checkpoint
+/// names the overlay (`overlayDigest`): a load is resumed only with the same one. Given
+/// `held` (the overlay the device may hold), a finished load of `index` ⊕ `held` starts an
+/// update that sends only the change of the layer; a finished load of `previous` ⊕ `overlay`
+/// an update of the list with the overlay applied.
+///
 /// The extension writes `LoadCheckpoint.underWayRecord` as *pending* before it calls this,
 /// and overwrites it with the returned `LoadStep.checkpoint` after (`CallDirectoryExtensionRequest`
 /// does both); the app commits it only when `reloadExtension` reports success, and discards
@@ -30,23 +36,34 @@ public struct DeviceLoader {
     public let requestSize: Int
     /// The user's layer and contacts, applied to every entry fed (nil: the list as it is).
     public let overlay: PersonalOverlay?
+    /// The overlay the device may hold (the committed checkpoint's): the base of a change of
+    /// the layer. Nil: a change of the layer is a complete load.
+    public let held: PersonalOverlay?
+    /// `overlay`'s digest (0: none), as checkpoints name it.
+    public let overlayDigest: UInt64
+    /// Where list ⊕ `held` and list ⊕ `overlay` can differ (computed once: a change's streams
+    /// are made three times per request).
+    @usableFromInline
+    let layerSpans: [NumberRange]
 
     /// Throws `.usage` when `requestSize` is below 1. Sizes above
     /// `CallKitLimits.maxEntriesPerRequest` are accepted (`CallKitSimulator` shows why not).
     /// `previous` enables updates from that index to `index` (removals and additions both
     /// count toward `requestSize`). `overlay`: the user's layer merged with the list
-    /// (`PersonalMergeStream`); with one, loads are complete loads of list ⊕ layer (the
-    /// list-update path does not know the layer yet), and a change of the layer is sent by
-    /// `PersonalChange`.
+    /// (`PersonalMergeStream`; an empty one is none); `held`: the overlay the device may hold,
+    /// which enables updates of the layer alone.
     public init(index: CallDirIndex, previous: CallDirIndex? = nil, requestSize: Int = DeviceLoader.defaultRequestSize,
-                overlay: PersonalOverlay? = nil) throws {
+                overlay: PersonalOverlay? = nil, held: PersonalOverlay? = nil) throws {
         guard requestSize >= 1 else {
             throw CallDirError(.usage, "request size \(requestSize): give at least 1 (CallKit takes at most 1,999,999 entries per request)")
         }
         self.index = index
         self.previous = previous
         self.requestSize = requestSize
-        self.overlay = overlay
+        self.overlay = overlay?.isEmpty == false ? overlay : nil
+        self.held = held
+        overlayDigest = overlay?.digest ?? 0
+        layerSpans = held.map { (overlay ?? PersonalOverlay(layer: PersonalLayer(), now: 0)).differingSpans(from: $0) } ?? []
     }
 
     /// Feeds one request into `context`, resuming from the committed checkpoint (nil: none, or
@@ -54,14 +71,14 @@ public struct DeviceLoader {
     /// extension must then fail the request (`cancelRequest(withError:)`).
     @inlinable
     public func loadRequest<C: CallDirectoryContext>(into context: C, resumingFrom checkpoint: LoadCheckpoint?) throws -> LoadStep {
-        var next = LoadCheckpoint(index: index)
+        var next = LoadCheckpoint(index: index, overlay: overlayDigest)
         var kind = RequestKind.complete
-        if let checkpoint, let previous, overlay == nil, let start = updateStart(checkpoint, previous: previous) {
+        if let checkpoint, let update = updateStart(checkpoint) {
             // A fresh update that would send more changes than NEW's entries: a complete load.
             let entries = index.metadata.deviceEntries
-            let costly = try checkpoint.update == nil && changeCount(from: previous, upTo: entries) > entries
-            if !costly, context.isIncremental { return try updateRequest(into: context, from: previous, resumingFrom: start) }
-        } else if let checkpoint, checkpoint.update == nil, checkpoint.names(index), context.isIncremental {
+            let costly = try checkpoint.update == nil && changeCount(from: update.base, upTo: entries) > entries
+            if !costly, context.isIncremental { return try updateRequest(into: context, from: update.base, resumingFrom: update.start) }
+        } else if let checkpoint, checkpoint.update == nil, checkpoint.names(index, overlay: overlayDigest), context.isIncremental {
             kind = .incremental
             next = checkpoint
         }

@@ -1,5 +1,5 @@
 /// How far a device has loaded an index: what the app stores between Call Directory requests
-/// (an App Group file, or `Data` in shared `UserDefaults`) as the 72 bytes of `bytes`, whose
+/// (an App Group file, or `Data` in shared `UserDefaults`) as the 88 bytes of `bytes`, whose
 /// layout FORMAT.md specifies ("Load checkpoint"). It names the index by its checksum and its
 /// size (two indexes with equal CRCs are not taken for each other unless their sizes match
 /// too), so a new index starts over, and resumes each kind after the last number fed: a seek,
@@ -13,6 +13,10 @@
 /// An update (the device held index OLD completely, the app now ships NEW) is recorded with
 /// `update` set: NEW's checksum in `indexChecksum`, OLD's in `update.fromChecksum`, and in
 /// both last-number fields the end of the last span of numbers whose changes were sent.
+///
+/// With the user's layer, what the device holds is list ⊕ overlay: `overlayDigest` names the
+/// overlay (`PersonalOverlay.digest`, 0: none), so a load is resumed only with the same layer,
+/// and a change of the layer alone is an update from (index, old digest) to (index, new digest).
 public struct LoadCheckpoint: Equatable, Sendable {
     /// The checksum of the index being loaded; with `indexByteCount`, its identity.
     public var indexChecksum: UInt32
@@ -28,6 +32,8 @@ public struct LoadCheckpoint: Equatable, Sendable {
     public var identificationFinished = false
     /// Entries fed so far by the requests this checkpoint covers, both kinds.
     public var entriesLoaded: Int64 = 0
+    /// The user's layer applied (`PersonalOverlay.digest`; 0: the list alone).
+    public var overlayDigest: UInt64 = 0
 
     /// A load of the index with this checksum and size that has fed nothing yet.
     public init(indexChecksum: UInt32, indexByteCount: Int64) {
@@ -35,14 +41,20 @@ public struct LoadCheckpoint: Equatable, Sendable {
         self.indexByteCount = indexByteCount
     }
 
-    /// A load of `index` that has fed nothing yet.
-    public init(index: CallDirIndex) {
+    /// A load of `index` (with the overlay of digest `overlay`) that has fed nothing yet.
+    public init(index: CallDirIndex, overlay: UInt64 = 0) {
         self.init(indexChecksum: index.checksum, indexByteCount: Int64(index.file.count))
+        overlayDigest = overlay
     }
 
     /// True when this checkpoint is about `index` (same checksum and size).
     public func names(_ index: CallDirIndex) -> Bool {
         indexChecksum == index.checksum && indexByteCount == Int64(index.file.count)
+    }
+
+    /// True when this checkpoint is about list ⊕ overlay: `index` with the overlay `overlay`.
+    public func names(_ index: CallDirIndex, overlay: UInt64) -> Bool {
+        names(index) && overlayDigest == overlay
     }
 
     /// True when the device holds every entry of the index.
@@ -65,20 +77,24 @@ public struct LoadCheckpoint: Equatable, Sendable {
         /// The checksum and size of the index the device held completely before the update.
         public var fromChecksum: UInt32
         public var fromByteCount: Int64
+        /// The overlay the device held with it (0: none). A change of the layer alone is an
+        /// update from the same index.
+        public var fromOverlayDigest: UInt64
 
-        public init(fromChecksum: UInt32, fromByteCount: Int64) {
+        public init(fromChecksum: UInt32, fromByteCount: Int64, fromOverlayDigest: UInt64 = 0) {
             self.fromChecksum = fromChecksum
             self.fromByteCount = fromByteCount
+            self.fromOverlayDigest = fromOverlayDigest
         }
 
-        /// An update from `index`.
-        public init(from index: CallDirIndex) {
-            self.init(fromChecksum: index.checksum, fromByteCount: Int64(index.file.count))
+        /// An update from `index` with the overlay of digest `overlay`.
+        public init(from index: CallDirIndex, overlay: UInt64 = 0) {
+            self.init(fromChecksum: index.checksum, fromByteCount: Int64(index.file.count), fromOverlayDigest: overlay)
         }
 
-        /// True when the update starts from `index` (same checksum and size).
-        public func startsFrom(_ index: CallDirIndex) -> Bool {
-            fromChecksum == index.checksum && fromByteCount == Int64(index.file.count)
+        /// True when the update starts from `index` with the overlay `overlay`.
+        public func startsFrom(_ index: CallDirIndex, overlay: UInt64) -> Bool {
+            fromChecksum == index.checksum && fromByteCount == Int64(index.file.count) && fromOverlayDigest == overlay
         }
     }
 
@@ -86,9 +102,9 @@ public struct LoadCheckpoint: Equatable, Sendable {
     public var updateDoneThrough: Int64 { lastBlockingNumber }
 
     static let magic: [UInt8] = Array("CDLP".utf8)
-    static let version: UInt16 = 3
+    static let version: UInt16 = 4
     /// Encoded size in bytes (a `LoadRecord`: the checkpoint, its request's number and size).
-    public static let byteCount = 72
+    public static let byteCount = 88
 
     /// The checkpoint's bytes, as FORMAT.md specifies them: a `LoadRecord` numbered 0.
     public var bytes: [UInt8] { LoadRecord(generation: 0, checkpoint: self).bytes }

@@ -1,5 +1,5 @@
 /// What the two record files of the loading protocol hold (docs/CALLKIT.md; FORMAT.md, "Load
-/// checkpoint", version 3): a checkpoint or nothing, numbered by the request that wrote it.
+/// checkpoint", version 4): a checkpoint or nothing, numbered by the request that wrote it.
 ///
 /// - The extension numbers each request one above every record it finds (`nextGeneration`)
 ///   and writes that number in its under-way record, its fed checkpoint and its confirmation,
@@ -49,6 +49,8 @@ public struct LoadRecord: Equatable, Sendable {
         out.appendLE(c?.entriesLoaded ?? 0)
         out.appendLE(generation)
         out.appendLE(requestSize)
+        out.appendLE(c?.overlayDigest ?? 0)
+        out.appendLE(c?.update?.fromOverlayDigest ?? 0)
         out.appendLE(Checksum.crc32(out))
         return out
     }
@@ -63,32 +65,36 @@ public struct LoadRecord: Equatable, Sendable {
         let size = LoadCheckpoint.byteCount
         guard bytes.count == size else { throw damage("\(bytes.count) bytes, expected \(size)") }
         guard bytes.starts(with: LoadCheckpoint.magic) else { throw damage("not a load record (magic)") }
-        let read = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, [Int64], UInt64, UInt32) in
+        let read = try bytes.withUnsafeBytes { raw -> (UInt16, UInt16, UInt32, UInt32, [Int64], UInt64, UInt32, [UInt64]) in
             guard Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<(size - 4)])) == raw.readLE(UInt32.self, at: size - 4)! else {
                 throw damage("checksum mismatch")
             }
             return (raw.readLE(UInt16.self, at: 4)!, raw.readLE(UInt16.self, at: 6)!, raw.readLE(UInt32.self, at: 8)!,
                     raw.readLE(UInt32.self, at: 12)!, (0..<5).map { raw.readLE(Int64.self, at: 16 + 8 * $0)! },
-                    raw.readLE(UInt64.self, at: 56)!, raw.readLE(UInt32.self, at: 64)!)
+                    raw.readLE(UInt64.self, at: 56)!, raw.readLE(UInt32.self, at: 64)!, [raw.readLE(UInt64.self, at: 68)!, raw.readLE(UInt64.self, at: 76)!])
         }
-        let (version, flags, checksum, fromChecksum, fields, generation, requestSize) = read
+        let (version, flags, checksum, fromChecksum, fields, generation, requestSize, overlays) = read
         guard version == LoadCheckpoint.version else {
             throw CallDirError(.unsupportedVersion, "load record version \(version), this reader knows \(LoadCheckpoint.version); load from the start")
         }
         self.init(generation: generation, checkpoint: nil, confirmed: flags & Self.confirmedFlag != 0, requestSize: requestSize)
         let state = flags & ~Self.confirmedFlag
         if state == Self.noCheckpointFlag {
-            guard checksum == 0, fromChecksum == 0, fields.allSatisfy({ $0 == 0 }) else { throw damage("fields set in a record without a checkpoint") }
+            guard checksum == 0, fromChecksum == 0, fields.allSatisfy({ $0 == 0 }), overlays == [0, 0] else {
+                throw damage("fields set in a record without a checkpoint")
+            }
             return
         }
         let (byteCount, fromByteCount, lastBlocking, lastIdentification, entries) = (fields[0], fields[1], fields[2], fields[3], fields[4])
         let updating = state & 4 != 0
         guard state & ~0x7 == 0, fields.allSatisfy({ $0 >= 0 }),
-              updating ? (state & 3 == 0 && lastBlocking == lastIdentification) : (fromChecksum == 0 && fromByteCount == 0) else {
+              updating ? (state & 3 == 0 && lastBlocking == lastIdentification)
+                       : (fromChecksum == 0 && fromByteCount == 0 && overlays[1] == 0) else {
             throw damage("reserved bits set, a negative field, or update fields without an update")
         }
         var c = LoadCheckpoint(indexChecksum: checksum, indexByteCount: byteCount)
-        c.update = updating ? .init(fromChecksum: fromChecksum, fromByteCount: fromByteCount) : nil
+        c.update = updating ? .init(fromChecksum: fromChecksum, fromByteCount: fromByteCount, fromOverlayDigest: overlays[1]) : nil
+        c.overlayDigest = overlays[0]
         c.blockingFinished = state & 1 != 0
         c.identificationFinished = state & 2 != 0
         c.lastBlockingNumber = lastBlocking

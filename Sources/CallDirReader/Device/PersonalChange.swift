@@ -1,21 +1,18 @@
 /// A change of the user's layer (an edit, a contact added or removed, an allowance expired)
-/// over the same index: the device holds list ⊕ `old` completely, and one incremental request
-/// brings it to list ⊕ `new` by sending only the entries that differ. Only numbers under a rule
-/// one overlay has and the other lacks can differ (`differingSpans`), so both merged streams
-/// are compared over those spans alone (a seek each), never over the whole list. A change
-/// larger than a request (`count` above the request size: a new allowance of a million-number
-/// prefix) is sent as a complete load of list ⊕ `new` instead.
+/// over the same index, in memory: the device holds list ⊕ `old` completely, and one
+/// incremental request brings it to list ⊕ `new` by sending only the entries that differ
+/// (`PersonalDeltaStream`: both merged streams compared over the spans some rule of either
+/// overlay covers, never the whole list). For tests and tools; the app's path is
+/// `DeviceLoader(index:overlay:held:)`, which splits a change larger than a request across
+/// requests and resumes it from the checkpoint.
 ///
 /// The request removes (blocking, then identification), then adds (blocking, then
 /// identification), each ascending: one switch from removing to adding, and a relabelled
-/// number's removal and re-addition land in the same request. The protocol is a list
-/// update's (docs/CALLKIT.md): the app commits the new layer as the device's only after
-/// `reloadExtension` succeeded; after a failure the store is empty and the next request is a
-/// complete load of list ⊕ `new`.
+/// number's removal and re-addition land in the same request.
 public struct PersonalChange {
     public struct Entry: Equatable, Sendable {
         public var number: Int64
-        public var label: String  // "" for blocking entries
+        public var label: String  // "" for blocking entries and removals
     }
 
     /// Per kind, what leaves and what comes.
@@ -26,58 +23,22 @@ public struct PersonalChange {
     public var count: Int { (Array(removals.values) + Array(additions.values)).reduce(0) { $0 + $1.count } }
 
     public init(index: CallDirIndex, from old: PersonalOverlay, to new: PersonalOverlay) throws {
-        let spans = new.differingSpans(from: old)
         for kind in DeviceEntryKind.allCases {
-            var gone: [Entry] = []
-            var come: [Entry] = []
-            let oldStream = PersonalMergeStream(list: DeviceEntryStream(index: index, kind: kind, releasingPages: false), overlay: old)
-            let newStream = PersonalMergeStream(list: DeviceEntryStream(index: index, kind: kind, releasingPages: false), overlay: new)
-            for span in spans {
-                let before = try Self.entries(oldStream, span)
-                let after = try Self.entries(newStream, span)
-                Self.diff(before, after, removals: &gone, additions: &come)
-            }
-            removals[kind] = gone
-            additions[kind] = come
+            removals[kind] = try Self.entries(PersonalDeltaStream(index: index, old: old, new: new, kind: kind, removals: true))
+            additions[kind] = try Self.entries(PersonalDeltaStream(index: index, old: old, new: new, kind: kind, removals: false))
         }
     }
 
-    /// The entries of `stream` (list ⊕ an overlay, one kind) within `span`, ascending.
-    static func entries(_ stream: PersonalMergeStream, _ span: NumberRange) throws -> [Entry] {
-        let kind = stream.kind
-        try stream.seek(after: span.first - 1)
+    static func entries(_ stream: PersonalDeltaStream) throws -> [Entry] {
+        try stream.seek(after: 0)
         var entries: [Entry] = []
-        while true {
-            let n = try stream.fill(max: DeviceEntryStream.chunk)
+        while case let n = try stream.fill(max: DeviceEntryStream.chunk), n > 0 {
             for i in 0..<n {
-                guard stream.numbers[i] <= span.last else { return entries }
-                entries.append(Entry(number: stream.numbers[i], label: kind == .blocking ? "" : try stream.label(stream.labelIDs[i])))
-            }
-            if n == 0 { return entries }
-        }
-    }
-
-    /// Two-pointer walk: an entry only in `before`, or whose label changed, is removed; one
-    /// only in `after`, or relabelled, is added.
-    static func diff(_ before: [Entry], _ after: [Entry], removals: inout [Entry], additions: inout [Entry]) {
-        var i = 0
-        var j = 0
-        while i < before.count || j < after.count {
-            if j == after.count || (i < before.count && before[i].number < after[j].number) {
-                removals.append(before[i])
-                i += 1
-            } else if i == before.count || after[j].number < before[i].number {
-                additions.append(after[j])
-                j += 1
-            } else {
-                if before[i].label != after[j].label {
-                    removals.append(before[i])
-                    additions.append(after[j])
-                }
-                i += 1
-                j += 1
+                let label = stream.kind == .identification && !stream.removals ? try stream.label(stream.labelIDs[i]) : ""
+                entries.append(Entry(number: stream.numbers[i], label: label))
             }
         }
+        return entries
     }
 
     /// Feeds the change as one incremental request. The caller checked `context.isIncremental`

@@ -30,6 +30,21 @@ public struct PersonalOverlay: Equatable, Sendable {
     /// True when the overlay changes nothing.
     public var isEmpty: Bool { exceptions.isEmpty && blocked.isEmpty && labels.isEmpty }
 
+    /// The overlay as a layer without expiries (contacts and live allowances as plain
+    /// allowances): the text `digest` names and the shared folder keeps as a held overlay.
+    public var resolvedLayer: PersonalLayer {
+        PersonalLayer(allowed: exceptions.map { .init($0) }, blocked: blocked, labels: labels)
+    }
+
+    /// The overlay's identity in a load checkpoint, as an index's is its checksum and size:
+    /// the CRC-32 of `resolvedLayer.text` (high half) and its byte count (low half); 0 for an
+    /// empty overlay (the list alone).
+    public var digest: UInt64 {
+        guard !isEmpty else { return 0 }
+        let text = Array(resolvedLayer.text.utf8)
+        return UInt64(Checksum.crc32(text)) << 32 | UInt64(UInt32(clamping: text.count))
+    }
+
     /// Sorted, merged (touching ranges join).
     static func union(_ ranges: [NumberRange]) -> [NumberRange] {
         var merged: [NumberRange] = []

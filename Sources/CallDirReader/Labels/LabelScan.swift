@@ -2,7 +2,7 @@
 /// and `LabelRule.problem` would say of it, for the common label whose symbols and literals
 /// are all printable ASCII. A block's first read checks all its labels (`LabelStoreReader.validate`),
 /// so this runs once per label a batch lookup may answer: decoding each one there doubled the
-/// labels' share of `lookup -` (docs/BENCHMARKS.md, 2026-11-28).
+/// labels' share of `lookup -` (docs/BENCHMARKS-LOG.md, 2026-11-28).
 package struct LabelScan {
     /// A byte's or a symbol's kind: a symbol is `other` if a byte is, else `printable` if a byte is.
     package enum Class: UInt8 {

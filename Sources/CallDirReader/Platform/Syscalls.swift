@@ -186,6 +186,9 @@ package enum Syscalls {
         return names
     }
 
+    /// The wall clock in Unix seconds (the personal layer's expiries).
+    package static func unixTime() -> Int64 { Int64(time(nil)) }
+
     // MARK: File status and mappings
 
     /// What `fd` refers to.

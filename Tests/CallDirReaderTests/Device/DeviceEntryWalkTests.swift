@@ -1,6 +1,7 @@
 import CallDir
 @testable import CallDirReader
 import Testing
+import TestSupport
 
 /// The walks exports and `verify` take over `DeviceEntryStream` (the one home of device
 /// entries): on random indexes they hand out what the rules say a device holds, the joined

@@ -3,6 +3,7 @@ import CallDirReader
 import CallDirSimulator
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Device loader")
 struct DeviceLoaderTests {

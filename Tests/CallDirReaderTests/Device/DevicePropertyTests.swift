@@ -2,6 +2,7 @@ import CallDir
 import CallDirReader
 import CallDirSimulator
 import Testing
+import TestSupport
 
 /// For random indexes and request sizes, whatever sequence of complete, incremental, failed
 /// and unseen requests the device goes through, a loader driven as docs/CALLKIT.md says ends with

@@ -2,6 +2,7 @@ import CallDir
 import CallDirReader
 import CallDirSimulator
 import Testing
+import TestSupport
 
 /// For random pairs of indexes OLD and NEW (ranges that grow, shrink, split, merge and vanish,
 /// labels that change, exact numbers inside ranges, empty kinds), random request sizes and

@@ -2,6 +2,7 @@ import CallDir
 import CallDirReader
 import CallDirSimulator
 import Testing
+import TestSupport
 
 @Suite("Device updates")
 struct DeviceUpdateTests {

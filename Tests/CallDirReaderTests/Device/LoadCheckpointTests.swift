@@ -12,14 +12,24 @@ struct LoadCheckpointTests {
         return c
     }
 
-    @Test("bytes round-trip and follow FORMAT.md: magic, version 3, flags, checksum, numbers, CRC")
+    @Test("bytes round-trip and follow FORMAT.md: magic, version 4, flags, checksum, numbers, overlay digests, CRC")
     func roundTrip() throws {
         let bytes = Self.sample.bytes
         #expect(bytes.count == LoadCheckpoint.byteCount)
-        #expect(Array(bytes[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 3, 0, 1, 0])
+        #expect(Array(bytes[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 4, 0, 1, 0])
         #expect(Array(bytes[8..<12]) == [0xEF, 0xBE, 0xAD, 0xDE] && Array(bytes[16..<24]) == [0xA4, 0x4D, 0, 0, 0, 0, 0, 0])
         #expect(try LoadCheckpoint(bytes: bytes) == Self.sample)
         #expect(try LoadCheckpoint(bytes: LoadCheckpoint(indexChecksum: 1, indexByteCount: 2).bytes) == LoadCheckpoint(indexChecksum: 1, indexByteCount: 2))
+        // The user's layer: its digest at offset 68; an update of the layer alone names the
+        // same index and the overlay it started from at offset 76.
+        var layered = Self.sample
+        layered.overlayDigest = 0x0102_0304_0506_0708
+        #expect(Array(layered.bytes[68..<76]) == [8, 7, 6, 5, 4, 3, 2, 1] && layered.bytes[76..<84].allSatisfy { $0 == 0 })
+        #expect(try LoadCheckpoint(bytes: layered.bytes) == layered && layered.bytes != Self.sample.bytes)
+        var change = LoadCheckpoint(indexChecksum: 5, indexByteCount: 6)
+        change.overlayDigest = 9
+        change.update = .init(fromChecksum: 5, fromByteCount: 6, fromOverlayDigest: 0xAB)
+        #expect(try change.bytes[76] == 0xAB && LoadCheckpoint(bytes: change.bytes) == change)
     }
 
     @Test("an update records OLD's checksum at offset 12, flag bit 2, and its span's end in both last numbers; inconsistent fields are refused")
@@ -62,12 +72,12 @@ struct LoadCheckpointTests {
         #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: []) }
     }
 
-    @Test("the under-way record: 72 bytes FORMAT.md describes, never read as a checkpoint; pending records classified")
+    @Test("the under-way record: 88 bytes FORMAT.md describes, never read as a checkpoint; pending records classified")
     func underWay() throws {
         let record = LoadCheckpoint.underWayRecord
-        #expect(record.count == LoadCheckpoint.byteCount && record.count == 72)
-        #expect(Array(record[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 3, 0, 0x20, 0] && record[8..<68].allSatisfy { $0 == 0 })
-        #expect(Checksum.crc32(Array(record[0..<68])) == UInt32(record[68]) | UInt32(record[69]) << 8 | UInt32(record[70]) << 16 | UInt32(record[71]) << 24)
+        #expect(record.count == LoadCheckpoint.byteCount && record.count == 88)
+        #expect(Array(record[0..<8]) == [0x43, 0x44, 0x4C, 0x50, 4, 0, 0x20, 0] && record[8..<84].allSatisfy { $0 == 0 })
+        #expect(Checksum.crc32(Array(record[0..<84])) == UInt32(record[84]) | UInt32(record[85]) << 8 | UInt32(record[86]) << 16 | UInt32(record[87]) << 24)
         #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: record) }
         #expect(LoadCheckpoint.pendingRecord(nil) == .none)
         #expect(LoadCheckpoint.pendingRecord(record) == .underWay)
@@ -86,7 +96,7 @@ struct LoadCheckpointTests {
         #expect(LoadCheckpoint.resumePoint(committed: Array(good.prefix(10)), pendingLeftOver: nil) == nil)
     }
 
-    @Test("records: the generation at offset 56, the request size at 64, the confirmed flag (bit 3); start-over records are no checkpoint; version 2 is refused")
+    @Test("records: the generation at offset 56, the request size at 64, the confirmed flag (bit 3); start-over records are no checkpoint; versions 2 and 3 are refused")
     func records() throws {
         let fed = LoadRecord(generation: 0x0102_0304_0506_0708, checkpoint: Self.sample, requestSize: 250_000)
         let bytes = fed.bytes
@@ -114,5 +124,28 @@ struct LoadCheckpointTests {
         v2 += (0..<4).map { UInt8((crc >> (8 * UInt32($0))) & 0xFF) }
         #expect(throws: CallDirError.self) { try LoadRecord(bytes: v2) }
         #expect(LoadCheckpoint.resumePoint(committed: v2, pendingLeftOver: nil) == nil)
+        // Version 3's 72 bytes (no overlay digests): refused, so a layer is never taken for none.
+        var v3 = Array(Self.sample.bytes.prefix(68))
+        v3[4] = 3
+        let crc3 = Checksum.crc32(v3)
+        v3 += (0..<4).map { UInt8((crc3 >> (8 * UInt32($0))) & 0xFF) }
+        #expect(throws: CallDirError.self) { try LoadRecord(bytes: v3) }
+    }
+
+    @Test("golden: the version 4 seeds of the checkpoint fuzzer decode to the fields FORMAT.md places, and encode back byte for byte")
+    func golden() throws {
+        let corpus = String(#filePath.split(separator: "/").dropLast(4).joined(separator: "/")) + "/Fuzz/Corpus/Checkpoint/"
+        func read(_ name: String) throws -> [UInt8] { try #require(try SharedFolder(path: "/").read("/" + corpus + name)) }
+        let change = try LoadRecord(bytes: read("layer-change-v4.bin"))
+        var expected = LoadCheckpoint(indexChecksum: 7, indexByteCount: 64)
+        expected.update = .init(fromChecksum: 7, fromByteCount: 64, fromOverlayDigest: 0x0102_0304_0506_0708)
+        expected.overlayDigest = 0x1122_3344_5566_7788
+        expected.lastBlockingNumber = 33_162_000_042
+        expected.lastIdentificationNumber = 33_162_000_042
+        expected.entriesLoaded = 3
+        #expect(change == LoadRecord(generation: 3, checkpoint: expected, requestSize: 7))
+        #expect(try change.bytes == read("layer-change-v4.bin"))
+        #expect(try LoadCheckpoint(bytes: read("fresh-v4.bin")) == LoadCheckpoint(indexChecksum: 7, indexByteCount: 64))
+        #expect(throws: CallDirError.self) { try LoadCheckpoint(bytes: read("fresh.bin")) }  // version 1: refused
     }
 }

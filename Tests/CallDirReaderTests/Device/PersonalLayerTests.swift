@@ -3,6 +3,7 @@ import CallDirReader
 import CallDirSimulator
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Personal layer")
 struct PersonalLayerTests {

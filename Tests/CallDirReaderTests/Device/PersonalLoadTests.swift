@@ -3,6 +3,7 @@ import CallDirReader
 import CallDirSimulator
 import Foundation
 import Testing
+import TestSupport
 
 /// The store a phone should hold for list ⊕ layer, computed from the plain list's store with
 /// sets, independently of `PersonalMergeStream`: precedence exception > personal block >

@@ -3,6 +3,7 @@ import CallDirReader
 import CallDirSimulator
 import Foundation
 import Testing
+import TestSupport
 
 /// Personal edits, contact changes, expiries and list replacements interleave; each change is
 /// sent as the app would (one incremental `PersonalChange` while the device holds the same

@@ -1,7 +1,8 @@
 import Testing
 @testable import CallDir
 @testable import CallDirReader
-@testable import CallDirPatch
+@testable import CallDirWriter
+import TestSupport
 
 /// `decode(into:)` (sequential passes) must agree with `forEach` (the reference decoder) on
 /// every block shape, and stop short on damage instead of reading outside the block.

@@ -2,6 +2,7 @@ import CZlib
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 @Suite("Checksums")
 struct ChecksumTests {

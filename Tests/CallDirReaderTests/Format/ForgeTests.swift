@@ -3,6 +3,7 @@ import Testing
 @testable import CallDir
 import CallDirReader
 import CallDirSimulator
+import TestSupport
 
 /// Forged indexes: fields set to hostile values with every checksum recomputed. Opening,
 /// lookups, iteration and verify must throw `CallDirError` or answer, never trap; and a file

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// The committed fixture is FORMAT.md's example: a layout change must update both.
 @Suite("Golden fixture")

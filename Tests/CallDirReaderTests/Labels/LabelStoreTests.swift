@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
-@testable import CallDirPatch
+@testable import CallDirWriter
+import TestSupport
 
 /// Format 2's labels: every entry answers its own label, whatever mix of shared and stream
 /// labels the compile chose; decisions depend on the entries, not the row order; the shared

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// `lookupViews`, the batch lookup that lends each label's bytes instead of a `String`: its
 /// answers and their JSON bytes equal single lookups', on indexes with shared and stream

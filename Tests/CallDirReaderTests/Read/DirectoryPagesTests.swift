@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// Format 2.1's directory pages: opening reads the page tables only, a lookup checks the one
 /// page it needs, and damage in a page is reported by the lookups that need it.

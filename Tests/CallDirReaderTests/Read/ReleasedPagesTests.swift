@@ -2,6 +2,7 @@ import CallDirPatch
 import CallDirReader
 import Foundation
 import Testing
+import TestSupport
 
 /// `calldir update` verifies the patched index while the installed one is still mapped: what
 /// either pass has read must not stay resident (issue 34 item 9: with 1M labels, the label

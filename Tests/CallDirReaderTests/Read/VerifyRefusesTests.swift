@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import TestSupport
 
 /// Issue 39 item 4b: `verify` refuses what FORMAT.md says a reader must refuse ("What a
 /// reader refuses"). Each case is one forgery of the damage tests' index with every checksum

@@ -1,1 +1,0 @@
-../CallDirReaderTests/Format/ForgeSupport.swift

@@ -1,1 +1,0 @@
-../CallDirReaderTests/CompileSupport.swift
