@@ -59,6 +59,9 @@ let package = Package(
         // client of `calldir-serve`'s update and --follow.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Documentation only (links nothing): `swift package generate-documentation --target
+        // CallDirReader` builds a library product's DocC catalog (Sources/<Product>/<Product>.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Shared: the format and its reader, the writer, deltas, C kernels
@@ -97,13 +100,13 @@ let package = Package(
         // libphonenumber's validity and number types as DFA tables (~0.7 MB): the compiler's
         // --valid-only and --types; kept out of the reader so an extension does not link them.
         .target(name: "CallDirNumberTypes", dependencies: ["CallDirReader"]),
-        // The compiler: inputs (zlib, SQLite), sort, validation, exports. It takes the JSON
-        // reader and writer from the lookup front, their one home.
+        // The compiler: inputs (zlib, SQLite), sort, validation, exports. Its JSON lists are
+        // read by the reader's JSON core, which the feed, the CLI and the daemon share.
         .target(name: "CallDir", dependencies: [
             "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CallDirWriter", "CZlib", "CSQLite", "CKernels",
         ]),
         // The lookup front `calldir`, `calldir-cli` and the daemon share: the one-shot lookup
-        // and its answers, the caller-ID policy, the JSON reader and writer, stdout and stderr.
+        // and its answers, the caller-ID policy, batch bodies, stdout and stderr.
         .target(name: "CallDirLookup", dependencies: ["CallDirReader"]),
         // The command-line options `calldir-cli` checks and `calldir-serve` runs (serve, keygen,
         // publish, update): ArgumentParser, and the reader for the country table of `--country`.

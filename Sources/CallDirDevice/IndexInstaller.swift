@@ -21,18 +21,24 @@ import CallDirWriter
 /// starts the update or the complete load by itself. Use it through `ReloadCoordinator.install`
 /// (or `installDelta`) so that an install never interleaves with the app's own reloads.
 public struct IndexInstaller: Sendable {
+    /// The App Group folder the index is installed into.
     public let folder: SharedFolder
 
+    /// An installer for `folder`.
     public init(folder: SharedFolder) {
         self.folder = folder
     }
 
     /// What a candidate must be; nil fields are not checked.
     public struct Expectation: Sendable, Equatable {
+        /// The index's checksum (a feed manifest's CRC-32).
         public var checksum: UInt32?
+        /// The index's size in bytes.
         public var byteCount: Int?
+        /// The entries CallKit will hold.
         public var deviceEntries: Int64?
 
+        /// What to check; nil checks nothing of that.
         public init(checksum: UInt32? = nil, byteCount: Int? = nil, deviceEntries: Int64? = nil) {
             self.checksum = checksum
             self.byteCount = byteCount
@@ -42,7 +48,9 @@ public struct IndexInstaller: Sendable {
 
     /// What an install did.
     public struct Installed: Sendable, Equatable {
+        /// The installed index's checksum.
         public var checksum: UInt32
+        /// The entries CallKit will hold.
         public var deviceEntries: Int64
         /// True when the index it replaced was kept as the previous one (an update follows).
         public var keptPrevious: Bool
@@ -133,10 +141,5 @@ public struct IndexInstaller: Sendable {
               checkpoint.isFinished else { return false }
         guard let current = try? CallDirIndex(path: folder.indexPath) else { return false }
         return checkpoint.names(current)
-    }
-
-    private func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

@@ -11,6 +11,7 @@ public protocol CallDirectoryPlatform: Sendable {
     func isExtensionEnabled() async -> Bool?
     /// Asks for time to finish when the app leaves the foreground; returns a token for `end`.
     func beginBackgroundTask() async -> Int
+    /// Ends the background task `beginBackgroundTask` started.
     func endBackgroundTask(_ token: Int) async
     /// Waits before `loadAll` retries after error 7 (another load under way). The default
     /// sleeps; tests record the waits instead.
@@ -27,6 +28,7 @@ extension CallDirectoryPlatform {
 /// the records say "start over", so the next `loadAll` begins with a complete request; after
 /// `.cancelled` or error 7 they keep the progress, and the next `loadAll` resumes.
 public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Why `loadAll` stopped.
     public enum Reason: Equatable, Sendable {
         /// CallKit failed the last request (its store is empty now).
         case callKit(CallDirectoryErrorCode)
@@ -42,10 +44,12 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
         case cancelled
     }
 
+    /// Why it stopped.
     public var reason: Reason
     /// Requests tried in this `loadAll`.
     public var requests: Int
 
+    /// An error for `reason` after `requests` requests.
     public init(reason: Reason, requests: Int) {
         self.reason = reason
         self.requests = requests
@@ -71,7 +75,9 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
 /// calls, not those of a second instance. Installs go through it too, so an install never interleaves
 /// with a load. Portable (no Foundation): Linux tests drive it against `CallKitSimulator`.
 public actor ReloadCoordinator {
+    /// The App Group folder the app and the extension share.
     public nonisolated let folder: SharedFolder
+    /// CallKit as the app sees it (`CallKitPlatform` on a phone, a simulator in tests).
     public let platform: any CallDirectoryPlatform
     /// Consecutive failed requests tolerated before `loadAll` gives up (each failure empties
     /// the store; the next `loadAll` starts over).
@@ -82,6 +88,7 @@ public actor ReloadCoordinator {
     /// a kill (error 2) or an expiry it halves, down to `minimumRequestSize`, and the committed
     /// record keeps it across launches.
     public let requestSize: Int
+    /// The smallest request size the halving goes down to.
     public let minimumRequestSize: Int
     /// How the user's layer is resolved (the extension must use the same region): a load is
     /// finished only when the device holds list ⊕ the layer and contacts in the folder now.
@@ -93,6 +100,7 @@ public actor ReloadCoordinator {
     /// Tests: called at each step; a throw stops `loadAll` on the spot, as a killed app would.
     package var stepHook: (@Sendable (ReloadStep) throws -> Void)?
 
+    /// A coordinator for `folder`; one per folder (see above).
     public init(folder: SharedFolder, platform: any CallDirectoryPlatform, maxConsecutiveFailures: Int = 3, maxRequests: Int = 10_000,
                 requestSize: Int = DeviceLoader.defaultRequestSize, minimumRequestSize: Int = 10_000, personal: PersonalSettings? = nil) {
         self.folder = folder

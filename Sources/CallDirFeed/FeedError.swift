@@ -1,7 +1,10 @@
+import CallDirReader
+
 /// Why a feed was refused: the check that failed (a stable word scripts and tests match on),
 /// a message that says what was expected and what was found, and the file or URL concerned.
 public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Check: String, Sendable {
+    /// The checks a feed can fail, as errors name them.
+    public enum Check: String, Sendable, CaseIterable {
         /// The manifest is not valid JSON or lacks a field (or has an unknown format version).
         case manifest
         /// The detached signature does not verify over the manifest's exact bytes.
@@ -34,10 +37,14 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case usage
     }
 
+    /// The check that failed.
     public var check: Check
+    /// What was expected and what was found.
     public var message: String
+    /// The file or URL concerned.
     public var path: String?
 
+    /// An error of `check`.
     public init(_ check: Check, _ message: String, path: String? = nil) {
         self.check = check
         self.message = message
@@ -50,16 +57,30 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         FeedText.printable((path.map { $0 + ": " } ?? "") + "feed check '\(check.rawValue)' failed: " + message)
     }
 
-    /// The process exit status for this failure (stable; documented in FEED-PROTOCOL.md).
-    public var exitCode: Int32 {
+    /// The process exit status for this failure (stable; docs/CLI.md, "Exit status").
+    public var exitCode: Int32 { exitStatus.rawValue }
+
+    /// The exit status of this check, from the one table (docs/CLI.md, "Exit status").
+    package var exitStatus: ExitStatus {
         switch check {
-        case .usage: return 64
-        case .manifest, .signature, .untrustedKey: return 65
-        case .rollback, .expired, .feed: return 66
-        case .size, .digest, .base, .missing: return 67
-        case .timeout, .transport: return 69
-        case .install: return 74
-        case .busy: return 75
+        case .usage: return .usage
+        case .manifest, .signature, .untrustedKey: return .untrustedManifest
+        case .rollback, .expired, .feed: return .staleManifest
+        case .size, .digest, .base, .missing: return .fileMismatch
+        case .timeout, .transport: return .serverFailed
+        case .install: return .writeFailed
+        case .busy: return .busy
         }
+    }
+
+    /// The feed commands' one error-to-status mapping (calldir-serve's keygen, publish, update,
+    /// verify --feed): a feed check's own status; of the library's errors, bad usage is 64 and
+    /// a failed write 74 as for the feed's files; anything else 2.
+    package static func exitStatus(for error: any Error) -> ExitStatus {
+        if let error = error as? FeedError { return error.exitStatus }
+        if let error = error as? CallDirError {
+            return error.code == .usage ? .usage : error.code == .io ? .writeFailed : .error
+        }
+        return .error
     }
 }

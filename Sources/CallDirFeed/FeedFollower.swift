@@ -9,13 +9,16 @@ import CallDirReader
 /// feed state to record. No folder is assumed (no /tmp): the caller names every path (on a
 /// phone, files in the App Group container; `FeedPhoneUpdater` does that with the installer).
 public struct FeedFollower: Sendable {
+    /// The keys whose signatures are accepted (before any rotation).
     public var trusted: [FeedPublicKey]
     /// The feed id to follow (`--feed-id`); else the one the state file pinned, else the first seen.
     public var pinnedFeed: String?
+    /// The clock expiry is checked against (seconds since 1970).
     public var now: @Sendable () -> Int64
     /// Bytes received and announced, during a download.
     public var progress: (@Sendable (Int64, Int64) -> Void)?
 
+    /// A follower trusting `trusted`; `progress` sees each download's (received, expected).
     public init(trusted: [FeedPublicKey], now: @escaping @Sendable () -> Int64 = { FeedText.now() },
                 progress: (@Sendable (Int64, Int64) -> Void)? = nil) {
         self.trusted = trusted

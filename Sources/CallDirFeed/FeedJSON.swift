@@ -1,17 +1,27 @@
+import CallDirReader
+
 /// The JSON of the feed's small files (manifest, installed state): a tree of objects, arrays,
-/// strings, integers and booleans, read from bytes in memory with bounded depth and size.
-/// Numbers other than integers are refused (the feed never writes them). The compiler's
-/// `JSONScanner` streams lists from files and lives in `CallDir`, which an app does not link.
+/// strings, integers and booleans. A thin layer over the reader's JSON core, the one JSON
+/// reader and writer of calldir: tokens are read by `JSONScanner` and strings written by
+/// `JSONWriter`; the feed adds its own rules (bounded size and depth, integers only, no
+/// member named twice).
 public indirect enum FeedJSON: Sendable, Equatable {
+    /// An object, members in order.
     case object([(String, FeedJSON)])
+    /// An array.
     case array([FeedJSON])
+    /// A string.
     case string(String)
+    /// An integer (the feed writes no other numbers).
     case int(Int64)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
 
     public static func == (a: FeedJSON, b: FeedJSON) -> Bool { a.rendered() == b.rendered() }
 
+    /// An object's member `key`, nil when absent or not an object.
     public subscript(key: String) -> FeedJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
@@ -19,6 +29,7 @@ public indirect enum FeedJSON: Sendable, Equatable {
 
     // MARK: writing
 
+    /// The JSON text, compact or `pretty` (two-space indents from `indent`).
     public func rendered(indent: Int = 0, pretty: Bool = false) -> String {
         var out = ""
         render(into: &out, indent: indent, pretty: pretty)
@@ -54,29 +65,16 @@ public indirect enum FeedJSON: Sendable, Equatable {
         }
     }
 
+    /// Through `JSONWriter`, the one escaping rule of calldir's JSON.
     static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let h = Array("0123456789abcdef")
-                    out += "\\u00" + String(h[Int(scalar.value >> 4)]) + String(h[Int(scalar.value & 15)])
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        bytes.appendJSON(maxBytes: JSONWriter.stringBound(s)) { $0.string(s) }
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: reading
 
+    /// The largest feed file read (1 MiB).
     public static let maxBytes = 1 << 20
     static let maxDepth = 16
 
@@ -85,126 +83,96 @@ public indirect enum FeedJSON: Sendable, Equatable {
         guard bytes.count <= maxBytes else {
             throw FeedError(.manifest, "\(bytes.count) bytes is over the limit of \(maxBytes) for a feed file", path: name)
         }
-        var reader = Reader(bytes: bytes, name: name)
-        reader.skipSpace()
-        let value = try reader.value(depth: 0)
-        reader.skipSpace()
-        guard reader.at == bytes.count else { throw reader.fail("unexpected bytes after the JSON value") }
-        return value
+        return try bytes.withUnsafeBytes { memory in
+            let reader = Reader(scanner: JSONScanner(cursor: ByteCursor(memory: memory, name: name)))
+            do {
+                try reader.cursor.skipWhitespace()
+                let value = try reader.value(depth: 0)
+                try reader.cursor.skipWhitespace()
+                if let extra = try reader.cursor.peek() {
+                    throw reader.scanner.error("unexpected \(describeFound(extra)) after the JSON value")
+                }
+                return value
+            } catch let error as CallDirError {
+                let at = reader.cursor.memoryOffset.map { " (byte \($0))" } ?? ""
+                let reason = error.message.hasPrefix("malformed JSON: ") ? error.message.dropFirst(16) : Substring(error.message)
+                throw FeedError(.manifest, "malformed JSON at line \(error.line ?? reader.cursor.line)\(at): \(reason)", path: name)
+            }
+        }
     }
 
-    struct Reader {
-        let bytes: [UInt8]
-        let name: String
-        var at = 0
+    /// The tree over the scanner's tokens; every error is the scanner's (line and what was found).
+    private struct Reader {
+        let scanner: JSONScanner
+        var cursor: ByteCursor { scanner.cursor }
 
-        func fail(_ message: String) -> FeedError {
-            var line = 1
-            for b in bytes[..<min(at, bytes.count)] where b == 0x0A { line += 1 }
-            return FeedError(.manifest, "malformed JSON at line \(line) (byte \(at)): " + message, path: name)
-        }
-
-        mutating func skipSpace() {
-            while at < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[at]) { at += 1 }
-        }
-
-        mutating func value(depth: Int) throws -> FeedJSON {
-            guard depth < FeedJSON.maxDepth else { throw fail("nested deeper than \(FeedJSON.maxDepth)") }
-            guard at < bytes.count else { throw fail("the text ends where a value was expected") }
-            switch bytes[at] {
+        func value(depth: Int) throws -> FeedJSON {
+            guard depth < FeedJSON.maxDepth else { throw scanner.error("nested deeper than \(FeedJSON.maxDepth)") }
+            switch try cursor.peek() {
             case 0x7B: return try object(depth: depth)
             case 0x5B: return try array(depth: depth)
             case 0x22: return .string(try string())
-            case 0x74: try word("true"); return .bool(true)
-            case 0x66: try word("false"); return .bool(false)
-            case 0x6E: try word("null"); return .null
-            case 0x2D, 0x30...0x39: return .int(try integer())
-            default: throw fail("expected a value")
+            case 0x74: try scanner.literal("true"); return .bool(true)
+            case 0x66: try scanner.literal("false"); return .bool(false)
+            case 0x6E: try scanner.literal("null"); return .null
+            case 0x2D, .some(0x30...0x39): return .int(try integer())
+            case let found: throw scanner.error("expected a value but found \(describeFound(found))")
             }
         }
 
-        mutating func word(_ w: String) throws {
-            let u = Array(w.utf8)
-            guard at + u.count <= bytes.count, Array(bytes[at..<at + u.count]) == u else { throw fail("expected \(w)") }
-            at += u.count
-        }
-
-        mutating func integer() throws -> Int64 {
-            let start = at
-            if bytes[at] == 0x2D { at += 1 }
-            while at < bytes.count, (0x30...0x39).contains(bytes[at]) { at += 1 }
-            if at < bytes.count, [0x2E, 0x65, 0x45].contains(bytes[at]) { throw fail("only integers are allowed") }
-            guard let v = Int64(String(decoding: bytes[start..<at], as: UTF8.self)) else { throw fail("integer out of range") }
-            return v
-        }
-
-        mutating func string() throws -> String {
-            at += 1
-            var out: [UInt8] = []
-            while true {
-                guard at < bytes.count else { throw fail("unterminated string") }
-                let b = bytes[at]
-                at += 1
-                if b == 0x22 { break }
-                if b < 0x20 { throw fail("control character in a string") }
-                guard b == 0x5C else { out.append(b); continue }
-                guard at < bytes.count else { throw fail("unterminated escape") }
-                let e = bytes[at]
-                at += 1
-                switch e {
-                case 0x22, 0x5C, 0x2F: out.append(e)
-                case 0x6E: out.append(0x0A)
-                case 0x74: out.append(0x09)
-                case 0x72: out.append(0x0D)
-                case 0x62: out.append(0x08)
-                case 0x66: out.append(0x0C)
-                case 0x75:
-                    guard at + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[at..<at + 4], as: UTF8.self), radix: 16),
-                          let scalar = Unicode.Scalar(v) else { throw fail("bad \\u escape (surrogates are not used by the feed)") }
-                    at += 4
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                default: throw fail("bad escape")
-                }
+        /// An RFC 8259 number that is an integer in Int64's range (the feed writes no others).
+        func integer() throws -> Int64 {
+            var text: [UInt8] = []
+            try scanner.readNumber(into: &text)
+            guard !text.contains(where: { $0 == 0x2E || $0 == 0x65 || $0 == 0x45 }) else {
+                throw scanner.error("only integers are allowed")
             }
-            return String(decoding: out, as: UTF8.self)
+            guard let value = Int64(String(decoding: text, as: UTF8.self)) else { throw scanner.error("integer out of range") }
+            return value
         }
 
-        mutating func array(depth: Int) throws -> FeedJSON {
-            at += 1
+        func string() throws -> String {
+            var text: [UInt8] = []
+            try scanner.readString(into: &text)
+            return String(decoding: text, as: UTF8.self)
+        }
+
+        func array(depth: Int) throws -> FeedJSON {
             var items: [FeedJSON] = []
-            skipSpace()
-            if at < bytes.count, bytes[at] == 0x5D { at += 1; return .array(items) }
-            while true {
-                skipSpace()
-                items.append(try value(depth: depth + 1))
-                skipSpace()
-                guard at < bytes.count else { throw fail("unterminated array") }
-                if bytes[at] == 0x2C { at += 1; continue }
-                if bytes[at] == 0x5D { at += 1; return .array(items) }
-                throw fail("expected ',' or ']'")
-            }
+            try elements(close: 0x5D) { items.append(try value(depth: depth + 1)) }
+            return .array(items)
         }
 
-        mutating func object(depth: Int) throws -> FeedJSON {
-            at += 1
+        func object(depth: Int) throws -> FeedJSON {
             var members: [(String, FeedJSON)] = []
-            skipSpace()
-            if at < bytes.count, bytes[at] == 0x7D { at += 1; return .object(members) }
-            while true {
-                skipSpace()
-                guard at < bytes.count, bytes[at] == 0x22 else { throw fail("expected a member name") }
+            try elements(close: 0x7D) {
+                guard try cursor.peek() == 0x22 else {
+                    throw scanner.error("expected a member name but found \(describeFound(try cursor.peek()))")
+                }
                 let key = try string()
-                guard !members.contains(where: { $0.0 == key }) else { throw fail("member \"\(key)\" appears twice") }
-                skipSpace()
-                guard at < bytes.count, bytes[at] == 0x3A else { throw fail("expected ':'") }
-                at += 1
-                skipSpace()
+                guard !members.contains(where: { $0.0 == key }) else { throw scanner.error("member \"\(key)\" appears twice") }
+                try cursor.skipWhitespace()
+                try scanner.expect(0x3A, "':' after a member name")
+                try cursor.skipWhitespace()
                 members.append((key, try value(depth: depth + 1)))
-                skipSpace()
-                guard at < bytes.count else { throw fail("unterminated object") }
-                if bytes[at] == 0x2C { at += 1; continue }
-                if bytes[at] == 0x7D { at += 1; return .object(members) }
-                throw fail("expected ',' or '}'")
+            }
+            return .object(members)
+        }
+
+        /// The elements of the container the cursor is on (its opening byte), each read by
+        /// `element`, separated by commas, up to `close`.
+        private func elements(close: UInt8, _ element: () throws -> Void) throws {
+            _ = try cursor.next()
+            try cursor.skipWhitespace()
+            if try cursor.peek() == close { _ = try cursor.next(); return }
+            while true {
+                try cursor.skipWhitespace()
+                try element()
+                try cursor.skipWhitespace()
+                let found = try cursor.next()
+                if found == 0x2C { continue }
+                if found == close { return }
+                throw scanner.error("expected ',' or '\(Character(Unicode.Scalar(close)))' but found \(describeFound(found))")
             }
         }
     }

@@ -5,28 +5,44 @@ public struct FeedManifest: Sendable, Equatable {
     /// Format 2 names the feed (`feed`); format 1 (no feed id) is still read, and a follower
     /// that has pinned a feed refuses it.
     public static let formatVersion: Int64 = 2
+    /// The format versions a follower reads.
     public static let supportedFormats: ClosedRange<Int64> = 1...2
     /// Fixed names in the feed folder: the same URL serves `update`, `serve --follow` and apps.
     public static let fileName = "manifest.json"
+    /// The detached signature's file name.
     public static let signatureFileName = "manifest.json.sig"
 
+    /// The full index a manifest names (FORMAT.md, "Update feed").
     public struct IndexEntry: Sendable, Equatable {
+        /// Its path in the feed folder.
         public var path: String
+        /// Its size in bytes.
         public var size: Int64
+        /// Its SHA-256, lower-case hex.
         public var sha256: String
+        /// Its checksum (the index trailer's CRC-32, 8 hex digits).
         public var crc32: String
+        /// The entries CallKit will hold.
         public var deviceEntries: Int64
+        /// An index entry.
         public init(path: String, size: Int64, sha256: String, crc32: String, deviceEntries: Int64) {
             self.path = path; self.size = size; self.sha256 = sha256; self.crc32 = crc32; self.deviceEntries = deviceEntries
         }
     }
 
+    /// A delta a manifest names: from an older index (by SHA-256) to this manifest's.
     public struct DeltaEntry: Sendable, Equatable {
+        /// The SHA-256 of the index it applies to.
         public var from: String
+        /// The SHA-256 of the index it rebuilds.
         public var to: String
+        /// Its path in the feed folder.
         public var path: String
+        /// Its size in bytes.
         public var size: Int64
+        /// Its SHA-256, lower-case hex.
         public var sha256: String
+        /// A delta entry.
         public init(from: String, to: String, path: String, size: Int64, sha256: String) {
             self.from = from; self.to = to; self.path = path; self.size = size; self.sha256 = sha256
         }
@@ -36,15 +52,22 @@ public struct FeedManifest: Sendable, Equatable {
     /// a follower pins it and refuses another feed's manifest (mix-and-match). Nil only in a
     /// format-1 manifest.
     public var feed: String?
+    /// The publication's number, increasing (rollback is refused).
     public var serial: Int64
+    /// When it was published (seconds since 1970).
     public var created: Int64
+    /// When it expires (seconds since 1970): past it a follower refuses it (freeze).
     public var expires: Int64
+    /// The key id of the key that signed it.
     public var keyId: String
+    /// The full index.
     public var index: IndexEntry
+    /// Deltas from recent indexes to this one.
     public var deltas: [DeltaEntry]
     /// The key rotation version whose keys sign this manifest (1: the followers' own keys).
     public var root: Int64 = 1
 
+    /// A manifest.
     public init(feed: String?, serial: Int64, created: Int64, expires: Int64, keyId: String, index: IndexEntry,
                 deltas: [DeltaEntry]) {
         self.feed = feed

@@ -13,14 +13,18 @@ import CallDirReader
 /// leaves the state recording the new serial: the next call completes the install); a failed load is resumed by the
 /// next call (or `loadAll`).
 public struct FeedPhoneUpdater: Sendable {
+    /// The follower that checks the feed.
     public let follower: FeedFollower
+    /// The coordinator that installs and loads.
     public let coordinator: ReloadCoordinator
 
+    /// An updater for the coordinator's folder.
     public init(follower: FeedFollower, coordinator: ReloadCoordinator) {
         self.follower = follower
         self.coordinator = coordinator
     }
 
+    /// What an update did.
     public enum Result: Sendable, Equatable {
         /// The installed index is the feed's; the device holds it.
         case upToDate(serial: Int64)
@@ -28,16 +32,19 @@ public struct FeedPhoneUpdater: Sendable {
         case installed(serial: Int64, viaDelta: Bool, downloaded: Int64)
     }
 
+    /// The App Group folder.
     public var folder: SharedFolder { coordinator.folder }
     /// The feed state beside the index (FEED-PROTOCOL.md).
     public var statePath: String { FeedState.path(forIndex: folder.indexPath) }
     var downloadPath: String { folder.path + "/download.feed" }
 
+    /// The installed state, nil before the first update.
     public func readState() throws -> FeedState? {
         guard let bytes = try folder.read(statePath) else { return nil }
         return try FeedState.parse(bytes, name: statePath)
     }
 
+    /// Checks the feed and, when it has a new index, downloads it (a delta when it can), installs and loads it; throws `FeedError` for a refused feed.
     public func update(transport: some FeedTransport) async throws -> Result {
         let state = try readState()
         let installed = folder.exists(folder.indexPath) ? try? CallDirIndex(path: folder.indexPath) : nil

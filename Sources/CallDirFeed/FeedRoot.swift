@@ -5,21 +5,26 @@
 /// order before each manifest, so it moves to new keys without a reinstall, and stops trusting
 /// the old ones (a leaked key is revoked by rotating away from it).
 public struct FeedRoot: Sendable, Equatable {
+    /// The feed folder's subfolder of root versions.
     public static let folder = "root"
     /// Versions walked in one check at most (a hostile mirror cannot keep a follower walking).
     public static let maxStepsPerCheck = 64
 
+    /// The root version (1: the keys given as `--trusted-key`).
     public var version: Int64
+    /// The keys trusted from this version on.
     public var keys: [FeedPublicKey]
     /// The first manifest serial signed by these keys (0 for version 1): adopting a version
     /// lowers the rollback floor to just below it, so a serial pushed up with a leaked key
     /// does not lock out the honest publisher.
     public var serial: Int64
 
+    /// A root version.
     public init(version: Int64, keys: [FeedPublicKey], serial: Int64) {
         self.version = version; self.keys = keys; self.serial = serial
     }
 
+    /// Where root `version` is in the feed folder.
     public static func path(version: Int64) -> String { "\(folder)/\(version).json" }
 
     /// A rotation statement's bytes (what both keys sign).

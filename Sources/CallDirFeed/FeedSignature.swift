@@ -5,6 +5,7 @@
 /// publisher's order: signatures of both, the new manifest, the new signatures alone), so a
 /// reader that fetches the manifest and its signature across a publication still verifies.
 public enum FeedSignature {
+    /// The signature file for `manifest`: one line per key.
     public static func render(manifest: [UInt8], keys: [FeedPrivateKey]) throws -> [UInt8] {
         var text = ""
         for key in keys {

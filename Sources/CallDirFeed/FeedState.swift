@@ -6,6 +6,7 @@
 public struct FeedState: Sendable, Equatable {
     /// Format 2 adds `feed` and `expires`; format 1 is still read (both unknown).
     public static let formatVersion: Int64 = 2
+    /// Appended to the index's path to name its state file.
     public static let suffix = ".feed-state"
 
     /// The pinned feed id (nil: a format-1 feed or state).
@@ -14,12 +15,18 @@ public struct FeedState: Sendable, Equatable {
     public var expires: Int64?
     /// The trusted keys after the last rotation walked (nil: still `--trusted-key`, version 1).
     public var root: FeedRoot?
+    /// The installed manifest's serial (the rollback floor).
     public var serial: Int64
+    /// The SHA-256 of the manifest's index.
     public var sha256: String
+    /// The key id that signed the manifest.
     public var keyId: String
+    /// When the manifest was published.
     public var manifestCreated: Int64
+    /// When it was installed here (seconds since 1970).
     public var installed: Int64
 
+    /// A state.
     public init(feed: String?, expires: Int64?, serial: Int64, sha256: String, keyId: String, manifestCreated: Int64,
                 installed: Int64) {
         self.feed = feed; self.expires = expires
@@ -27,8 +34,10 @@ public struct FeedState: Sendable, Equatable {
         self.manifestCreated = manifestCreated; self.installed = installed
     }
 
+    /// The state file of the index at `index`.
     public static func path(forIndex index: String) -> String { index + suffix }
 
+    /// The state file's bytes (FORMAT.md, "Update feed").
     public func rendered() -> [UInt8] {
         let json = FeedJSON.object([
             ("format", .int(FeedState.formatVersion)), ("feed", feed.map { FeedJSON.string($0) } ?? .null), ("serial", .int(serial)),
@@ -42,6 +51,7 @@ public struct FeedState: Sendable, Equatable {
         return Array((json.rendered(pretty: true) + "\n").utf8)
     }
 
+    /// Reads a state file; `name` locates errors.
     public static func parse(_ bytes: [UInt8], name: String) throws -> FeedState {
         let json = try FeedJSON.parse(bytes, name: name)
         guard case .int(let format)? = json["format"], (1...formatVersion).contains(format),
@@ -94,6 +104,7 @@ public enum FeedPolicy {
     /// the honest publisher out for good (a key rotation lowers the floor again, `FeedRoot`).
     public static let maxSerialStep: Int64 = 1 << 20
 
+    /// What a follower downloads for a manifest.
     public enum Plan: Sendable, Equatable {
         /// The installed index is the manifest's (same SHA-256): nothing to download.
         case upToDate

@@ -3,16 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallDirReader
 
 /// Hex digests, RFC 3339 times and durations: the text forms of the manifest.
 public enum FeedText {
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    public static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        var out: [UInt8] = []
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// Lower-case hex, two digits a byte (the reader's one hex formatter).
+    public static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 { CallDirReader.hex(bytes: bytes) }
 
     /// Lower-case hex of exactly `count` bytes, or nil.
     public static func bytes(hex text: String, count: Int) -> [UInt8]? {

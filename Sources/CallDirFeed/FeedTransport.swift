@@ -17,9 +17,13 @@ extension FeedTransport {
     public func location(_ path: String) -> String { path }
 }
 
+/// A small file as a transport fetched it.
 public struct FeedFetched: Sendable {
+    /// The whole body.
     public var bytes: [UInt8]
+    /// The server's ETag, for the next `ifNoneMatch`.
     public var etag: String?
+    /// A fetched body and its ETag.
     public init(bytes: [UInt8], etag: String?) { self.bytes = bytes; self.etag = etag }
 }
 
@@ -27,14 +31,19 @@ public struct FeedFetched: Sendable {
 /// byte past it), hashes them, and hands them to `write` (a file being written). `finish()`
 /// checks the size and SHA-256 the manifest announced.
 public final class FeedDownloadSink {
+    /// The file being downloaded (its path in the feed), for messages.
     public let path: String
+    /// The size the manifest announces.
     public let expectedSize: Int64
+    /// The SHA-256 the manifest announces (lower-case hex).
     public let expectedSHA256: String
+    /// Bytes received so far.
     public private(set) var received: Int64 = 0
     private var digest = FeedDigest()
     private let write: (UnsafeRawBufferPointer) throws -> Void
     private let progress: ((Int64, Int64) -> Void)?
 
+    /// A sink for the file at `path` of `size` bytes and digest `sha256`; `write` takes each piece, `progress` sees (received, expected).
     public init(path: String, size: Int64, sha256: String, progress: ((Int64, Int64) -> Void)? = nil,
                 write: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.path = path
@@ -44,6 +53,7 @@ public final class FeedDownloadSink {
         self.progress = progress
     }
 
+    /// Takes the next piece; throws `.size` at the first byte past the announced size.
     public func append(_ bytes: UnsafeRawBufferPointer) throws {
         guard received + Int64(bytes.count) <= expectedSize else {
             throw FeedError(.size, "the server sent more than the \(expectedSize) bytes the manifest announces; download aborted",
@@ -55,6 +65,7 @@ public final class FeedDownloadSink {
         progress?(received, expectedSize)
     }
 
+    /// Checks that the whole file arrived with the announced SHA-256 (`.size`, `.digest`).
     public func finish() throws {
         guard received == expectedSize else {
             throw FeedError(.size, "received \(received) bytes, the manifest announces \(expectedSize)", path: path)
@@ -72,9 +83,13 @@ public final class FeedDownloadSink {
 public struct FeedCheck: Sendable {
     /// The trusted keys after walking the feed's rotation statements (record it in the state).
     public var root: FeedRoot
+    /// The manifest, verified.
     public var manifest: FeedManifest
+    /// Its exact bytes (what the signature covers).
     public var manifestBytes: [UInt8]
+    /// The ETag it came with.
     public var etag: String?
+    /// What to download.
     public var plan: FeedPolicy.Plan
 
     /// `nil` when the server says the manifest is unchanged since `ifNoneMatch`.

@@ -60,6 +60,10 @@ package struct FastLookup {
     }
 
     private func answer(keeping kept: inout Lookup?, stream: ((Lookup) throws -> Void)?) -> Int32 {
+        answerStatus(keeping: &kept, stream: stream).rawValue
+    }
+
+    private func answerStatus(keeping kept: inout Lookup?, stream: ((Lookup) throws -> Void)?) -> ExitStatus {
         let lookup: Lookup
         do {
             lookup = try Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path),
@@ -67,7 +71,7 @@ package struct FastLookup {
                                 policy: policy, json: json)
         } catch {
             _ = Terminal.failStatus(error)
-            return 2
+            return .error
         }
         kept = lookup
         if numbers == ["-"], let stream {
@@ -76,13 +80,13 @@ package struct FastLookup {
             } catch {
                 _ = lookup.out.close()
                 _ = Terminal.failStatus(error)
-                return 2
+                return .error
             }
         } else {
             for number in numbers { lookup.answer(number) }
             if !json { LookupHints.print(lookup.rejected, arguments: numbers, normalizer: lookup.normalizer) }
         }
-        guard lookup.out.close() else { return 2 }
-        return lookup.failed ? 2 : (lookup.unlisted ? 1 : 0)
+        guard lookup.out.close() else { return .error }
+        return lookup.failed ? .error : (lookup.unlisted ? .negativeAnswer : .success)
     }
 }

@@ -29,10 +29,10 @@ package enum Terminal {
     package static func failStatus(_ error: Error, negative: Set<CallDirError.Code> = []) -> Int32 {
         if let e = error as? CallDirError {
             self.error(e.description)
-            return negative.contains(e.code) ? 1 : 2
+            return (negative.contains(e.code) ? ExitStatus.negativeAnswer : .error).rawValue
         }
         self.error("\(error)")
-        return 2
+        return ExitStatus.error.rawValue
     }
 }
 

@@ -22,17 +22,27 @@ public enum NumberTypes {
 
 /// libphonenumber's number types, as `--types` names them.
 public enum NumberType: String, CaseIterable, Sendable {
+    /// A fixed (landline) number.
     case fixedLine = "fixed-line"
+    /// A mobile number.
     case mobile
     /// Where one pattern covers both (the US, Canada...).
     case fixedLineOrMobile = "fixed-line-or-mobile"
+    /// Free to the caller.
     case tollFree = "toll-free"
+    /// Charged above the normal rate.
     case premiumRate = "premium-rate"
+    /// Charged partly to the caller, partly to the receiver.
     case sharedCost = "shared-cost"
+    /// A voice-over-IP number.
     case voip
+    /// A personal number, routed where its owner chooses.
     case personal
+    /// A pager.
     case pager
+    /// A universal access number (one number for a company's offices).
     case uan
+    /// Direct access to a voicemail box.
     case voicemail
 }
 

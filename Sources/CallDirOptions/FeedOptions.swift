@@ -3,92 +3,92 @@ import ArgumentParser
 /// The signed update feed's commands (FEED-PROTOCOL.md): their options, parsed by
 /// `calldir` for help and validation and again by `calldir-serve`, which runs them (it links
 /// swift-crypto and the HTTP client; `calldir` links neither, so its start-up is unchanged).
-public enum FeedCommandName: String, CaseIterable, Sendable {
+package enum FeedCommandName: String, CaseIterable, Sendable {
     case keygen, publish, update
     /// `calldir verify --feed DIR`.
     case verifyFeed = "verify-feed"
 }
 
-public struct KeygenOptions: ParsableArguments {
+package struct KeygenOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the private key (mode 0600; an existing file is not replaced).", valueName: "file"))
-    public var output: String
+    package var output: String
 
-    public init() {}
+    package init() {}
 }
 
-public struct PublishOptions: ParsableArguments {
+package struct PublishOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The new index to publish.", valueName: "new.calldir"))
-    public var index: String
+    package var index: String
 
     @Option(help: ArgumentHelp("The feed folder (created if missing); serve it as is over HTTP.", valueName: "dir"))
-    public var feed: String
+    package var feed: String
 
     @Option(help: ArgumentHelp("The private key written by `calldir keygen`.", valueName: "file"))
-    public var key: String
+    package var key: String
 
     @Option(help: "How many previously published indexes get a delta to the new one.")
-    public var keep = 7
+    package var keep = 7
 
     @Option(name: .customLong("rotate-from"), help: ArgumentHelp("Rotate the feed's key: the private key the feed is signed with now; --key becomes its key through a rotation statement both sign, which followers walk (no reinstall, deltas kept).", valueName: "file"))
-    public var rotateFrom: String?
+    package var rotateFrom: String?
 
     @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed's id, at its first publication (default: 32 random hex digits); it is signed into every manifest and followers refuse another feed's.", valueName: "id"))
-    public var feedId: String?
+    package var feedId: String?
 
     @Option(help: ArgumentHelp("How long the manifest stays valid: followers refuse it after that (a frozen feed). 90s, 30m, 12h, 7d; at most 366d.", valueName: "duration"))
-    public var expires = "7d"
+    package var expires = "7d"
 
     @Option(help: ArgumentHelp("How long files named by a replaced manifest stay for followers still downloading them.", valueName: "duration"))
-    public var grace = "1h"
+    package var grace = "1h"
 
     @Flag(help: "Print the result as JSON.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard keep >= 0 else { throw ValidationError("--keep must be 0 or more.") }
     }
 }
 
-public struct TrustedKeyOptions: ParsableArguments {
+package struct TrustedKeyOptions: ParsableArguments {
     @Option(name: .customLong("trusted-key"), help: ArgumentHelp("A public key the feed may be signed with (ed25519:<64 hex>, as `calldir keygen` prints); repeat it while rotating keys.", valueName: "key"))
-    public var trustedKeys: [String] = []
+    package var trustedKeys: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard !trustedKeys.isEmpty else { throw ValidationError("Give at least one --trusted-key ed25519:<64 hex>.") }
     }
 }
 
-public struct UpdateOptions: ParsableArguments {
+package struct UpdateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The feed folder's URL (http:// or https://); manifest.json and manifest.json.sig are read from it.", valueName: "url"))
-    public var feed: String
+    package var feed: String
 
-    @OptionGroup public var keys: TrustedKeyOptions
+    @OptionGroup package var keys: TrustedKeyOptions
 
     @Option(help: ArgumentHelp("The index to bring up to date (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir); its serial is kept in <index>.feed-state.", valueName: "file"))
-    public var index: String?
+    package var index: String?
 
     @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed id to accept (what `calldir publish` prints); by default the first one seen is pinned in <index>.feed-state and any other refused.", valueName: "id"))
-    public var feedId: String?
+    package var feedId: String?
 
     @Option(help: ArgumentHelp("Seconds the whole update may take (manifest, signature and download, headers included).", valueName: "seconds"))
-    public var timeout = 900
+    package var timeout = 900
 
     @Option(name: .customLong("min-rate"), help: ArgumentHelp("The slowest download accepted, in bytes a second over each --stall-window; slower is aborted as stalled.", valueName: "bytes"))
-    public var minRate = 1024
+    package var minRate = 1024
 
     @Option(name: .customLong("stall-window"), help: ArgumentHelp("The seconds over which --min-rate is measured (headers included).", valueName: "seconds"))
-    public var stallWindow = 30
+    package var stallWindow = 30
 
     @Flag(help: "Print the result as JSON.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard feed.hasPrefix("http://") || feed.hasPrefix("https://") else {
             throw ValidationError("--feed must be an http:// or https:// URL (for a folder on disk, use `calldir verify --feed`).")
         }
@@ -99,20 +99,20 @@ public struct UpdateOptions: ParsableArguments {
     }
 }
 
-public struct VerifyFeedOptions: ParsableArguments {
+package struct VerifyFeedOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The feed folder to check before uploading it.", valueName: "dir"))
-    public var feed: String
+    package var feed: String
 
-    @OptionGroup public var keys: TrustedKeyOptions
+    @OptionGroup package var keys: TrustedKeyOptions
 
     @Flag(help: "Print the result as JSON.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 }
 
-public enum FeedHelp {
-    public static let exitStatus = """
+package enum FeedHelp {
+    package static let exitStatus = """
     Exit status: 0 done (or already up to date); 64 bad usage or key; 65 the manifest or its \
     signature is malformed, altered or by an untrusted key; 66 rollback (a lower serial) or an \
     expired manifest, or another feed's; 67 a file's size, SHA-256 or base does not match the manifest, or it is \

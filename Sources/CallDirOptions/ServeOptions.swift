@@ -4,65 +4,65 @@ import ArgumentParser
 /// `--help` and validation, then execs `calldir-serve`) and the `calldir-serve` daemon itself.
 /// This target depends on ArgumentParser and CallDirReader only, so `calldir` never links SwiftNIO: linking it
 /// made every `calldir lookup` start measurably slower (docs/BENCHMARKS-LOG.md has the figures).
-public struct ServeOptions: ParsableArguments {
+package struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The index to serve (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
-    public var index: String?
+    package var index: String?
 
     @Option(help: "Address to listen on. Use 0.0.0.0 only behind a firewall or load balancer.")
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
 
     @Option(help: "TCP port; 0 picks a free one (logged at start).")
-    public var port = 8080
+    package var port = 8080
 
     @Option(name: .customLong("country"), help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for caller IDs written without one.", valueName: "code"))
-    public var countryOption: CountryOption?
+    package var countryOption: CountryOption?
 
     /// The calling code `--country` gives.
-    public var country: Int? { countryOption?.code }
+    package var country: Int? { countryOption?.code }
 
     @OptionGroup(title: "Caller IDs that are not numbers")
-    public var callerPolicy: CallerPolicyOptions
+    package var callerPolicy: CallerPolicyOptions
 
     @Option(help: "Event-loop threads (default: one per core).")
-    public var threads: Int?
+    package var threads: Int?
 
     @Option(name: .customLong("poll-interval"), help: ArgumentHelp("How often to check whether the index file was replaced, in milliseconds; 0 turns it off (SIGHUP still reloads).", valueName: "ms"))
-    public var pollInterval = 500
+    package var pollInterval = 500
 
     @Flag(name: .customLong("require-index"), help: "Exit 2 at start when the index is missing or damaged, instead of waiting unready (503) for a good file; for a service manager's Restart=on-failure.")
-    public var requireIndex = false
+    package var requireIndex = false
 
     @Flag(name: .customLong("log-requests"), help: "Log one line per request (method, path, status, microseconds).")
-    public var logRequests = false
+    package var logRequests = false
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    public var logLevel = "info"
+    package var logLevel = "info"
 
     @Option(help: ArgumentHelp("Follow this signed feed (`calldir publish`): poll it, install each new index as `calldir update` does, and swap it in; without an index, fetch one before answering.", valueName: "url"))
-    public var follow: String?
+    package var follow: String?
 
     @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --follow: a public key the feed may be signed with (repeatable, for rotation).", valueName: "key"))
-    public var trustedKeys: [String] = []
+    package var trustedKeys: [String] = []
 
     @Option(name: .customLong("follow-interval"), help: ArgumentHelp("With --follow: how often to poll the feed, in milliseconds (each wait varies by up to 10% so replicas spread out; requests are conditional).", valueName: "ms"))
-    public var followInterval = 60_000
+    package var followInterval = 60_000
 
     @Option(name: .customLong("feed-id"), help: ArgumentHelp("With --follow: the feed id to accept (what `calldir publish` prints); by default the first one seen is pinned in <index>.feed-state.", valueName: "id"))
-    public var feedId: String?
+    package var feedId: String?
 
     @Option(name: .customLong("follow-min-rate"), help: ArgumentHelp("With --follow: the slowest download accepted, in bytes a second over each stall window; slower is reported as stalled and aborted.", valueName: "bytes"))
-    public var followMinRate = 1024
+    package var followMinRate = 1024
 
     @Option(name: .customLong("follow-stall-window"), help: ArgumentHelp("With --follow: the seconds over which --follow-min-rate is measured (headers included).", valueName: "seconds"))
-    public var followStallWindow = 30
+    package var followStallWindow = 30
 
-    public init() {}
+    package init() {}
 
-    public static let maxPollInterval = 86_400_000
+    package static let maxPollInterval = 86_400_000
 
-    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+    package static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 
-    public func validate() throws {
+    package func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         // A day at most: the interval is converted to nanoseconds, which a huge value overflows.
         guard (0...Self.maxPollInterval).contains(pollInterval) else {
@@ -87,7 +87,7 @@ public struct ServeOptions: ParsableArguments {
     }
 
     /// What `calldir serve` and `calldir-serve --help` say about the daemon.
-    public static let discussion = """
+    package static let discussion = """
         GET /v1/lookup/{number}, POST /v1/lookup (a JSON array or one number per line, at most \
         10,000), GET /healthz, GET /metrics (Prometheus). Every caller ID is answered 200: one \
         that is not a number gets the --anonymous or --invalid action and says why. A single \

@@ -1,6 +1,7 @@
 /// The one error type of the library: a code scripts can branch on, a message that says what
 /// went wrong and what to do, and the context that locates it.
 public struct CallDirError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure; the raw value is the word messages and JSON use.
     public enum Code: String, Sendable {
         /// A file could not be opened, read, written, synced or renamed.
         case io
@@ -20,13 +21,18 @@ public struct CallDirError: Error, Sendable, Equatable, CustomStringConvertible 
         case deltaMismatch = "delta-mismatch"
     }
 
+    /// What kind of failure.
     public var code: Code
+    /// What went wrong and, where it can, what to do.
     public var message: String
+    /// The file concerned.
     public var path: String?
+    /// The line in that file (input lists).
     public var line: Int?
     /// Byte offset in a file, for damage reports.
     public var offset: Int?
 
+    /// An error of `code`, located by path, line or byte offset where known.
     public init(_ code: Code, _ message: String, path: String? = nil, line: Int? = nil, offset: Int? = nil) {
         self.code = code
         self.message = message

@@ -12,21 +12,21 @@ import CallDirReader
 /// SIGBUS. Requests hold a reference for the few microseconds they need it; the copy goes
 /// away with the last reference (`MappedFile` unmaps on deinit), which is how a replaced index
 /// is retired.
-public final class LoadedIndex: Sendable {
-    public let index: CallDirIndex
+package final class LoadedIndex: Sendable {
+    package let index: CallDirIndex
     /// The content checksum (hex CRC-32 of the whole file): the index's identity in answers.
-    public let checksum: String
+    package let checksum: String
     /// Unix seconds recorded at compile time, 0 when not recorded.
-    public let buildTime: Int64
+    package let buildTime: Int64
     /// Unix seconds of the file's mtime: the age of an index without a recorded build time.
-    public let fileTime: Int64
+    package let fileTime: Int64
     /// Unix seconds when this daemon loaded it.
-    public let loadedAt: Int64
+    package let loadedAt: Int64
     /// Exact numbers and stored ranges (both kinds), and what a CallKit device would load:
     /// the vocabulary of every count calldir prints.
-    public let numbers: Int
-    public let ranges: Int
-    public let deviceEntries: Int64
+    package let numbers: Int
+    package let ranges: Int
+    package let deviceEntries: Int64
     /// `{"checksum":...,"buildTime":...}`, rendered once for every answer to copy.
     let identity: [UInt8]
     private let mappings: MappingCount
@@ -70,7 +70,7 @@ final class MappingCount: Sendable {
 }
 
 /// What a reload did.
-public enum ReloadOutcome: Sendable {
+package enum ReloadOutcome: Sendable {
     case loaded(LoadedIndex)
     /// The file was missing or damaged; the previous index (if any) keeps serving.
     case refused(CallDirError)
@@ -84,8 +84,8 @@ public enum ReloadOutcome: Sendable {
 /// verify the new file while the old one keeps serving, then swap the reference. At most two
 /// indexes are ever mapped: a reload waits for the index retired by the previous one to be
 /// released by its last request before it maps a new file.
-public final class IndexHolder: Sendable {
-    public let path: String
+package final class IndexHolder: Sendable {
+    package let path: String
     let metrics: Metrics
     let logger: Logger
     let mappings = MappingCount()
@@ -106,7 +106,7 @@ public final class IndexHolder: Sendable {
         var missingReported = false
     }
 
-    public init(path: String, metrics: Metrics, logger: Logger, retireWaitMilliseconds: Int = 2000) {
+    package init(path: String, metrics: Metrics, logger: Logger, retireWaitMilliseconds: Int = 2000) {
         self.path = path
         self.retireWaitMilliseconds = retireWaitMilliseconds
         self.metrics = metrics
@@ -115,24 +115,24 @@ public final class IndexHolder: Sendable {
 
     /// The index to answer from, or nil before the first successful load.
     @inline(__always)
-    public var snapshot: LoadedIndex? { current.withLock { $0 } }
+    package var snapshot: LoadedIndex? { current.withLock { $0 } }
 
     /// Why the last load failed, for /healthz before anything is loaded.
-    public var lastError: CallDirError? { lastFailure.withLock { $0 } }
+    package var lastError: CallDirError? { lastFailure.withLock { $0 } }
 
     /// The last load's outcome, a JSON object: `{"ok":true,"reason":"file replaced","at":UNIX,
     /// "checksum":"…","error":null}`, or `"ok":false` with the refusal's `error` (and the
     /// checksum still served, if any); `null` before the first load. A refused replacement is
     /// visible here while /healthz stays 200 on the index still served.
-    public var lastReloadJSON: [UInt8] { lastOutcome.withLock { $0 } }
+    package var lastReloadJSON: [UInt8] { lastOutcome.withLock { $0 } }
 
     /// Indexes mapped right now, and the most ever mapped at once.
-    public var mappedCount: Int { mappings.live.load(ordering: .relaxed) }
-    public var mappedHighWater: Int { mappings.highWater.load(ordering: .relaxed) }
+    package var mappedCount: Int { mappings.live.load(ordering: .relaxed) }
+    package var mappedHighWater: Int { mappings.highWater.load(ordering: .relaxed) }
 
     /// Opens and verifies the file at `path` and swaps it in (SIGHUP, start-up, tests).
     @discardableResult
-    public func reload(reason: String) -> ReloadOutcome {
+    package func reload(reason: String) -> ReloadOutcome {
         reloadState.withLock { state in
             let identity = FileIdentity(path: path)
             return load(&state, identity: identity, reason: reason)
@@ -141,7 +141,7 @@ public final class IndexHolder: Sendable {
 
     /// Reloads when the file at `path` was replaced (new inode, size or mtime) since it was last
     /// looked at. A file that disappears is reported and counted once.
-    public func reloadIfReplaced() {
+    package func reloadIfReplaced() {
         reloadState.withLock { state in
             guard let identity = FileIdentity(path: path) else {
                 if !state.missingReported {

@@ -14,10 +14,10 @@ import CallDirReader
 ///     try server.start()          // listening; the index is loaded and verified
 ///     server.waitUntilStopped()   // returns after SIGTERM/SIGINT (or `stop()`) and draining
 public final class LookupServer: Sendable {
-    public let configuration: ServerConfiguration
-    public let holder: IndexHolder
-    public let metrics: Metrics
-    public let watcher: ReloadWatcher
+    package let configuration: ServerConfiguration
+    package let holder: IndexHolder
+    package let metrics: Metrics
+    package let watcher: ReloadWatcher
     private let logger: Logger
     private let router: Router
     private let group: MultiThreadedEventLoopGroup
@@ -26,6 +26,7 @@ public final class LookupServer: Sendable {
     private let stopping = Mutex(false)
     private let stopped: EventLoopPromise<Void>
 
+    /// A server for `configuration`, not yet listening (`start()`); throws when its country is unknown.
     public init(configuration: ServerConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger

@@ -4,7 +4,7 @@ import Prometheus
 /// A counter of the daemon: a swift-metrics `Counter` backed by a swift-prometheus counter (one
 /// relaxed atomic add per increment, no lock). `count` reads the value back from the exporter's
 /// own text (the handler has no getter), so what a test asserts is what /metrics serves.
-public final class MetricCounter: Sendable {
+package final class MetricCounter: Sendable {
     private let counter: CoreMetrics.Counter
     private let registry: PrometheusCollectorRegistry
     private let series: ExportedSeries
@@ -17,14 +17,14 @@ public final class MetricCounter: Sendable {
     }
 
     @inline(__always)
-    public func increment(by amount: Int = 1) { counter.increment(by: amount) }
+    package func increment(by amount: Int = 1) { counter.increment(by: amount) }
 
-    public var count: Int { series.value(in: registry) }
+    package var count: Int { series.value(in: registry) }
 }
 
 /// A gauge moved up and down on the hot path (requests in flight): a swift-metrics `Meter`
 /// backed by a swift-prometheus gauge (a compare-and-swap loop on one atomic, no lock).
-public final class MetricGauge: Sendable {
+package final class MetricGauge: Sendable {
     private let meter: Meter
     private let registry: PrometheusCollectorRegistry
     private let series: ExportedSeries
@@ -37,11 +37,11 @@ public final class MetricGauge: Sendable {
 
     /// Negative amounts move the gauge down.
     @inline(__always)
-    public func increment(by amount: Int = 1) {
+    package func increment(by amount: Int = 1) {
         if amount >= 0 { meter.increment(by: Double(amount)) } else { meter.decrement(by: Double(-amount)) }
     }
 
-    public var count: Int { series.value(in: registry) }
+    package var count: Int { series.value(in: registry) }
 }
 
 /// One series as the registry writes it (`name{k="v",...} value`), to read its value back.
@@ -65,7 +65,16 @@ struct ExportedSeries: Sendable {
 
 /// The routes /metrics counts requests by.
 public enum Route: Int, CaseIterable, Sendable {
-    case lookup, batch, healthz, metrics, other
+    /// `GET /v1/lookup/{number}`.
+    case lookup
+    /// `POST /v1/lookup`.
+    case batch
+    /// `GET /healthz`.
+    case healthz
+    /// `GET /metrics`.
+    case metrics
+    /// Anything else (404s).
+    case other
 
     var label: String {
         switch self {
@@ -83,7 +92,7 @@ public enum Route: Int, CaseIterable, Sendable {
 /// share counters), exported by that registry for /metrics (MetricsExport.swift). Requests by
 /// route and status, a latency histogram, lookups by result, reloads and failed reloads; index
 /// facts are set from the holder at scrape time.
-public final class Metrics: Sendable {
+package final class Metrics: Sendable {
     /// Every status the server sends; anything else is counted as "other".
     static let statuses = [200, 400, 404, 405, 413, 431, 500, 503]
     /// Histogram bucket upper bounds (rendered 0.00005 ... 0.25 seconds).
@@ -97,21 +106,23 @@ public final class Metrics: Sendable {
     /// swift-prometheus's histogram takes its own (uncontended with one event loop) lock per
     /// record; docs/BENCHMARKS-LOG.md has the measured cost.
     let latency: CoreMetrics.Timer
-    public let lookupsBlock: MetricCounter
-    public let lookupsIdentify: MetricCounter
-    public let lookupsAllow: MetricCounter
-    public let lookupsInvalid: MetricCounter
-    public let reloads: MetricCounter
-    public let reloadFailures: MetricCounter
-    public let timeouts: MetricCounter
+    package let lookupsBlock: MetricCounter
+    package let lookupsIdentify: MetricCounter
+    package let lookupsAllow: MetricCounter
+    package let lookupsInvalid: MetricCounter
+    package let reloads: MetricCounter
+    package let reloadFailures: MetricCounter
+    package let timeouts: MetricCounter
     /// Requests whose head has arrived and whose answer is not yet written.
-    public let inFlight: MetricGauge
+    package let inFlight: MetricGauge
     /// The gauges set from the index holder at scrape time.
     let scrape: ScrapeGauges
     /// The followed feed's state (serve --follow), shown on /healthz and /metrics.
-    public let feed = FeedStatus()
+    package let feed = FeedStatus()
+    /// The feed's families, set from `feed` at scrape time.
+    let feedGauges: FeedGauges
 
-    public init() {
+    package init() {
         let registry = self.registry
         requests = Route.allCases.map { route in
             (0...Metrics.statuses.count).map { slot in
@@ -142,17 +153,18 @@ public final class Metrics: Sendable {
         inFlight = MetricGauge(registry, "calldir_http_requests_in_flight",
                                help: "Requests received in part or whole and not yet answered.")
         scrape = ScrapeGauges(registry: registry)
+        feedGauges = FeedGauges(registry: registry)
     }
 
     /// Counts one answered request and how long it took (from its head to its response).
     @inline(__always)
-    public func record(route: Route, status: Int, nanoseconds: Int64) {
+    package func record(route: Route, status: Int, nanoseconds: Int64) {
         let slot = Metrics.statuses.firstIndex(of: status) ?? Metrics.statuses.count
         requests[route.rawValue][slot].increment()
         latency.recordNanoseconds(max(0, nanoseconds))
     }
 
-    public func requestCount(route: Route, status: Int) -> Int {
+    package func requestCount(route: Route, status: Int) -> Int {
         let slot = Metrics.statuses.firstIndex(of: status) ?? Metrics.statuses.count
         return requests[route.rawValue][slot].count
     }

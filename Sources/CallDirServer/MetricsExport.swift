@@ -7,9 +7,12 @@ import Synchronization
 
 extension Metrics {
     /// The /metrics page (Prometheus text format 0.0.4), written by swift-prometheus's registry
-    /// after the index gauges are set from the holder.
-    public func render(holder: IndexHolder) -> String {
-        scrape.refresh(from: holder) { registry.emitToString() }
+    /// after the index gauges are set from the holder and the feed's from `feed`.
+    package func render(holder: IndexHolder) -> String {
+        scrape.refresh(from: holder) {
+            feedGauges.refresh(from: feed)
+            return registry.emitToString()
+        }
     }
 }
 

@@ -13,7 +13,7 @@ import Synchronization
 ///   (verifying a large file) never delays a stop.
 /// Polling rather than inotify: it is portable, costs one stat() per tick, and sees a rename
 /// over the path whatever the folder's file system.
-public final class ReloadWatcher: Sendable {
+package final class ReloadWatcher: Sendable {
     private let holder: IndexHolder
     private let queue = DispatchQueue(label: "calldir.reload")
     private let stopQueue = DispatchQueue(label: "calldir.stop")
@@ -24,13 +24,13 @@ public final class ReloadWatcher: Sendable {
         var all: [any DispatchSourceProtocol] = []
     }
 
-    public init(holder: IndexHolder) {
+    package init(holder: IndexHolder) {
         self.holder = holder
     }
 
     /// Starts polling (when `pollIntervalNanoseconds` > 0) and, if asked, signal handling;
     /// returns once the signal handlers are registered.
-    public func start(pollIntervalNanoseconds: Int64, handleSignals: Bool, onStop: @escaping @Sendable (String) -> Void) {
+    package func start(pollIntervalNanoseconds: Int64, handleSignals: Bool, onStop: @escaping @Sendable (String) -> Void) {
         var started: [any DispatchSourceProtocol] = []
         if pollIntervalNanoseconds > 0 {
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -66,11 +66,11 @@ public final class ReloadWatcher: Sendable {
     }
 
     /// Asks for a reload check now, on the watcher's queue (tests, and callers without signals).
-    public func checkNow() {
+    package func checkNow() {
         queue.async { [holder] in holder.reloadIfReplaced() }
     }
 
-    public func stop() {
+    package func stop() {
         let running = sources.withLock { sources in
             defer { sources.all.removeAll() }
             return sources

@@ -12,7 +12,7 @@ import NIOHTTP1
 /// - `status`: the status code is the verdict, for phones and gateways that read nothing
 ///   else: 403 block, 200 identify (body as `text`), 204 allow. Errors keep their 4xx/5xx
 ///   codes, so a client that treats only 403 as "block" fails open.
-public enum ResponseFormat: Sendable, Equatable {
+package enum ResponseFormat: Sendable, Equatable {
     case json, text, status
 
     /// The shape asked for by a query (the bytes after the target's first `?`): exactly one

@@ -5,13 +5,18 @@ import CallDirReader
 
 /// One answer: status, JSON (or Prometheus text) body, and what /metrics counts it under.
 public struct Response: Sendable {
+    /// The HTTP status.
     public var status: HTTPResponseStatus
+    /// The body, sent as is.
     public var body: ByteBuffer
+    /// The `Content-Type` header.
     public var contentType: String = "application/json"
+    /// What /metrics counts the request under.
     public var route: Route
     /// The `Allow` header of a 405.
     public var allow: String?
 
+    /// A response; JSON unless `contentType` says otherwise.
     public init(status: HTTPResponseStatus, body: ByteBuffer, contentType: String = "application/json", route: Route,
                 allow: String? = nil) {
         self.status = status
@@ -26,13 +31,14 @@ public struct Response: Sendable {
 /// `ServerConfiguration.responder` to measure the HTTP stack alone (Benchmarks/Sources/
 /// calldir-serve-constant).
 public protocol Responder: Sendable {
+    /// The answer to one complete request (`body` is nil when the request had none).
     func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders) -> Response
 }
 
 /// Routing as a pure function: method, URI and body in, response out. No sockets, no state of
 /// its own: the index comes from the holder (one snapshot per request, so a batch is answered
 /// by one index), counters go to `metrics`.
-public struct Router: Responder {
+package struct Router: Responder {
     let holder: IndexHolder
     let metrics: Metrics
     let limits: ServerLimits
@@ -41,7 +47,7 @@ public struct Router: Responder {
     let policy: CallerIDPolicy
     let allocator = ByteBufferAllocator()
 
-    public init(holder: IndexHolder, metrics: Metrics, limits: ServerLimits, normalizer: NumberNormalizer,
+    package init(holder: IndexHolder, metrics: Metrics, limits: ServerLimits, normalizer: NumberNormalizer,
                 policy: CallerIDPolicy = CallerIDPolicy()) {
         self.policy = policy
         self.holder = holder
@@ -51,7 +57,7 @@ public struct Router: Responder {
     }
 
     /// `headers` matter only for a single lookup's `Accept` (see `ResponseFormat`).
-    public func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders = HTTPHeaders()) -> Response {
+    package func respond(method: HTTPMethod, uri: String, body: ByteBuffer?, headers: HTTPHeaders = HTTPHeaders()) -> Response {
         var uri = uri
         switch uri.withUTF8(RequestTarget.init) {
         case .lookup(let number, let format):
@@ -68,7 +74,7 @@ public struct Router: Responder {
             return health()
         case .metrics:
             guard method == .GET || method == .HEAD else { return notAllowed(.metrics, allow: "GET, HEAD") }
-            var text = metrics.render(holder: holder) + metrics.feed.prometheusText
+            var text = metrics.render(holder: holder)
             let body = text.withUTF8 { allocator.buffer(bytes: $0) }
             return Response(status: .ok, body: body, contentType: "text/plain; version=0.0.4; charset=utf-8", route: .metrics)
         case .unknown:

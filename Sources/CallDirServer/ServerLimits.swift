@@ -4,32 +4,33 @@ import NIOCore
 
 /// What one client may hold: every bound a slow, buggy or hostile client runs into. The defaults
 /// are the documented API limits (docs/SERVE.md); tests shrink the timeouts.
-public struct ServerLimits: Sendable, Equatable {
+package struct ServerLimits: Sendable, Equatable {
     /// Largest request body accepted (bytes). A bigger Content-Length, or a streamed body that
     /// grows past it, is answered 413 at once and the connection is closed.
-    public var maxBodyBytes: Int = 1 << 20
+    package var maxBodyBytes: Int = 1 << 20
     /// Most numbers in one `POST /v1/lookup` batch; more is a 413 with a JSON error.
-    public var maxBatchNumbers: Int = 10_000
+    package var maxBatchNumbers: Int = 10_000
     /// Longest request line plus headers (bytes); enforced by NIOHTTP1's decoder (431).
-    public var maxHeaderBytes: Int = 16 << 10
+    package var maxHeaderBytes: Int = 16 << 10
     /// Most header fields in one request.
-    public var maxHeaderFields: Int = 100
+    package var maxHeaderFields: Int = 100
     /// A keep-alive connection silent (no reads, no completed writes) for this long is closed.
     /// A client that stops reading its responses is closed by the same rule.
-    public var idleTimeoutNanoseconds: Int64 = 30_000_000_000
+    package var idleTimeoutNanoseconds: Int64 = 30_000_000_000
     /// A request must arrive completely (line, headers, body) within this time of its first
     /// byte, or the connection is closed: a trickling client cannot hold a connection forever.
-    public var requestTimeoutNanoseconds: Int64 = 10_000_000_000
+    package var requestTimeoutNanoseconds: Int64 = 10_000_000_000
     /// Longest accepted number text in a URL or batch item, before normalisation.
-    public var maxNumberLength: Int = 64
+    package var maxNumberLength: Int = 64
 
-    public init() {}
+    package init() {}
 }
 
 /// How the daemon is started: what to serve and where.
 public struct ServerConfiguration: Sendable {
     /// The index file: opened, verified, then watched for replacement.
     public var indexPath: String
+    /// The address to listen on (loopback unless told).
     public var host: String = "127.0.0.1"
     /// 0 picks a free port (tests read it back from `LookupServer.port`).
     public var port: Int = 8080
@@ -38,8 +39,8 @@ public struct ServerConfiguration: Sendable {
     /// Check each number against its country's rules (false: `--lenient`, or its former name `--no-nanp-check`).
     public var checksNANP = true
     /// What withheld, empty and invalid caller IDs get (`--anonymous`, `--invalid`).
-    public var policy = CallerIDPolicy()
-    public var limits = ServerLimits()
+    package var policy = CallerIDPolicy()
+    package var limits = ServerLimits()
     /// Event-loop threads; defaults to the number of cores.
     public var threads: Int = System.coreCount
     /// How often the index file is stat()ed for replacement (nanoseconds); 0 turns polling off
@@ -56,5 +57,6 @@ public struct ServerConfiguration: Sendable {
     /// Install SIGHUP/SIGTERM/SIGINT handlers (the executable does; tests drive reloads directly).
     public var handleSignals = false
 
+    /// The defaults of `calldir serve`, serving `indexPath`.
     public init(indexPath: String) { self.indexPath = indexPath }
 }

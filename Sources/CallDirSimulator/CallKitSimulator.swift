@@ -25,26 +25,38 @@ import CallDirReader
 public final class CallKitSimulator: CallDirectoryContext {
     /// Why a request failed: CallKit's code, and what the simulator saw.
     public struct Failure: Equatable, Sendable, CustomStringConvertible {
+        /// The error CallKit reports.
         public var code: CallDirectoryErrorCode
+        /// The kind of entry that broke a rule (nil when none did, e.g. the extension was killed).
         public var kind: DeviceEntryKind?
+        /// The number that broke a rule, if one did.
         public var number: Int64?
+        /// What the simulator saw, as one sentence.
         public var message: String
         public var description: String { "\(code): \(message)" }
     }
 
     /// What one request did.
     public struct RequestReport: Equatable, Sendable {
+        /// Whether the request was complete or incremental.
         public var kind: RequestKind
+        /// Blocking entries added.
         public var blockingAdds = 0
+        /// Identification entries added.
         public var identificationAdds = 0
+        /// Entries removed (incremental requests).
         public var removes = 0
+        /// Why the request failed, nil when it succeeded.
         public var failure: Failure?
         /// The completion was expired (nothing added); the app may still see success.
         public var expired = false
+        /// True when the request did not fail.
         public var succeeded: Bool { failure == nil }
+        /// Entries added, both kinds.
         public var adds: Int { blockingAdds + identificationAdds }
     }
 
+    /// The most entries one request may add (CallKit refuses more).
     public let cap: Int
     /// Every request so far, in order.
     public var history: [RequestReport] { state.history }
@@ -52,6 +64,7 @@ public final class CallKitSimulator: CallDirectoryContext {
     /// (those checks took half of the time of a 15M-entry simulation).
     private var state: SimulatorState
 
+    /// An empty device store whose requests may each add at most `cap` entries.
     public init(cap: Int = CallKitLimits.maxEntriesPerRequest) {
         self.cap = cap
         state = SimulatorState(cap: cap)
@@ -99,24 +112,33 @@ public final class CallKitSimulator: CallDirectoryContext {
 
     // MARK: CallDirectoryContext
 
+    /// Whether the request under way is incremental, as CallKit's context answers.
     public var isIncremental: Bool { state.readIncremental() }
 
+    /// Adds a blocking entry; numbers must ascend within a request, as on a device.
     public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: Int64) {
         state.add(phoneNumber, kind: 0, label: 0)
     }
 
+    /// Adds an identification entry; numbers must ascend within a request, as on a device.
     public func addIdentificationEntry(withNextSequentialPhoneNumber phoneNumber: Int64, label: String) {
         state.add(phoneNumber, kind: 1, label: label)
     }
 
+    /// Removes a blocking entry (incremental requests only).
     public func removeBlockingEntry(withPhoneNumber phoneNumber: Int64) { state.remove(phoneNumber, kind: 0) }
+    /// Removes every blocking entry (incremental requests only).
     public func removeAllBlockingEntries() { state.remove(nil, kind: 0) }
+    /// Removes an identification entry (incremental requests only).
     public func removeIdentificationEntry(withPhoneNumber phoneNumber: Int64) { state.remove(phoneNumber, kind: 1) }
+    /// Removes every identification entry (incremental requests only).
     public func removeAllIdentificationEntries() { state.remove(nil, kind: 1) }
 
     // MARK: The device's store
 
+    /// Blocking entries held.
     public var blockingCount: Int64 { state.stores[0].count }
+    /// Identification entries held.
     public var identificationCount: Int64 { state.stores[1].count }
     /// Every entry held, both kinds.
     public var entryCount: Int64 { state.stores[0].count + state.stores[1].count }
@@ -124,7 +146,9 @@ public final class CallKitSimulator: CallDirectoryContext {
     /// Runs of consecutive numbers (with one label) the store keeps: its memory is ~24 bytes each.
     public var storedRunCount: Int { state.stores[0].runs.count + state.stores[1].runs.count }
 
+    /// Whether the device blocks `number`.
     public func isBlocking(_ number: Int64) -> Bool { state.stores[0].label(of: number) != nil }
+    /// The label the device shows for `number`, nil when it has none.
     public func label(of number: Int64) -> String? { state.stores[1].label(of: number).map { state.labelTexts[Int($0)] } }
 
     /// Every blocking entry held, ascending.

@@ -25,7 +25,7 @@ enum Main {
         // No subcommand is a usage error (64), as with most CLIs; the help goes to stderr.
         if arguments.isEmpty {
             Terminal.printError(CallDirCommand.helpMessage())
-            exit(64)
+            exit(ExitStatus.usage.rawValue)
         }
         CallDirCommand.main()
     }

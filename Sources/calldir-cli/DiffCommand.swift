@@ -67,7 +67,7 @@ struct DiffCommand: ParsableCommand {
                 let made = try DiffReport.make(old: oldIndex, new: newIndex, maxNumbers: review.maxNumbers)
                 var out = StdoutBuffer()
                 out.write(review.render(made))
-                guard out.close() else { throw ExitCode(2) }
+                guard out.close() else { throw ExitCode(.error) }
                 overBudget = made.budgetState == .over
             }
         } catch let exit as ExitCode {
@@ -77,7 +77,7 @@ struct DiffCommand: ParsableCommand {
         }
         if overBudget {
             Terminal.error("\(new) needs more device entries than --max-numbers \(review.maxNumbers!)")
-            throw ExitCode(1)
+            throw ExitCode(.negativeAnswer)
         }
     }
 }
@@ -139,7 +139,7 @@ struct DeltaReport: ParsableArguments {
         if json {
             var out = StdoutBuffer()
             out.write(s.infoJSON.rendered() + "\n")
-            guard out.close() else { throw ExitCode(2) }
+            guard out.close() else { throw ExitCode(.error) }
         } else if !quiet {
             Terminal.printError("\(verb): \(s.path): -\(formatCount(s.removedBlocked)) +\(formatCount(s.addedBlocked)) blocking, "
                                 + "-\(formatCount(s.removedIdentified)) +\(formatCount(s.addedIdentified)) identification, "

@@ -83,7 +83,7 @@ struct ExportCommand: ParsableCommand {
         } catch let error as CallDirError where error.code == .usage && (error.path == nil || error.path != output) {
             // A flag that does not fit the index (64); an unusable output path is exit 2, as for every command.
             Terminal.error(error.description)
-            throw ExitCode(64)
+            throw ExitCode(.usage)
         } catch {
             throw Terminal.fail(error)
         }

@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import CallDirOptions
 import CallDirLookup
+import CallDirReader
 
 /// The signed update feed (FEED-PROTOCOL.md). These commands check their options here,
 /// then exec `calldir-serve`, which links swift-crypto and the HTTP client, so that this
@@ -14,7 +15,7 @@ enum FeedExec {
     static func run(_ name: FeedCommandName, skipping: Int) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst(skipping))
         SiblingExecutable.exec("calldir-serve", arguments: [name.rawValue] + arguments)
-        exit(2)
+        exit(ExitStatus.error.rawValue)
     }
 }
 
@@ -72,7 +73,7 @@ struct UpdateCommand: ParsableCommand {
         if options.index == nil {
             SiblingExecutable.exec("calldir-serve", arguments: [FeedCommandName.update.rawValue]
                                    + Array(CommandLine.arguments.dropFirst(2)) + ["--index", DefaultIndex.path])
-            throw ExitCode(2)
+            throw ExitCode(.error)
         }
         FeedExec.run(.update, skipping: 2)
     }

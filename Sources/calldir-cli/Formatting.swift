@@ -9,6 +9,11 @@ extension Terminal {
     }
 }
 
+extension ExitCode {
+    /// The status of the one table (`ExitStatus`, docs/CLI.md "Exit status").
+    init(_ status: ExitStatus) { self.init(status.rawValue) }
+}
+
 /// "64M", "1G", "512K" or plain bytes.
 func parseSize(_ text: String) -> Int? {
     let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]

@@ -31,7 +31,7 @@ struct InspectCommand: ParsableCommand {
                 out.write((json ? index.infoJSON(types: types).rendered() : index.infoText(types: types)) + "\n")
             }
         } catch { throw Terminal.fail(error) }
-        guard out.close() else { throw ExitCode(2) }
+        guard out.close() else { throw ExitCode(.error) }
     }
 }
 
@@ -85,7 +85,7 @@ struct VerifyCommand: ParsableCommand {
             var out = StdoutBuffer()
             out.write(json ? JSONValue.object([("path", .string(path)), ("ok", .bool(true)),
                                                ("checksum", .string(checksum))]).rendered() + "\n" : summary + "\n")
-            guard out.close() else { throw ExitCode(2) }
+            guard out.close() else { throw ExitCode(.error) }
         } catch let error as CallDirError {
             if json {
                 var out = StdoutBuffer()

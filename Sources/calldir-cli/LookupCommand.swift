@@ -99,7 +99,7 @@ struct LookupCommand: ParsableCommand {
         } catch {
             throw Terminal.fail(error)
         }
-        if !allListed { throw ExitCode(1) }
+        if !allListed { throw ExitCode(.negativeAnswer) }
     }
 
     static func phoneLine(_ result: LookupResult, _ rules: [PersonalOverlay.Rule]) -> String {

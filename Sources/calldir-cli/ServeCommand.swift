@@ -1,6 +1,7 @@
 import ArgumentParser
 import CallDirLookup
 import CallDirOptions
+import CallDirReader
 
 /// `calldir serve`: parses and checks the options, then replaces this process with the
 /// `calldir-serve` daemon installed next to `calldir` (same PID, same arguments, the default
@@ -19,6 +20,6 @@ struct ServeCommand: ParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst(2))  // everything after `serve`
         if options.index == nil { arguments += ["--index", DefaultIndex.path] }
         SiblingExecutable.exec("calldir-serve", arguments: arguments)
-        throw ExitCode(2)
+        throw ExitCode(.error)
     }
 }

@@ -96,7 +96,7 @@ struct SimulateCommand: ParsableCommand {
             var out = StdoutBuffer()
             out.write(result.output)
             out.flush()
-            if !result.ok { throw ExitCode(1) }
+            if !result.ok { throw ExitCode(.negativeAnswer) }
             return
         }
         let path = index ?? indexArgument ?? DefaultIndex.path
@@ -136,7 +136,7 @@ struct SimulateCommand: ParsableCommand {
         out.flush()
         if let problem = run.problem {
             Terminal.error(problem)
-            throw ExitCode(1)
+            throw ExitCode(.negativeAnswer)
         }
     }
 

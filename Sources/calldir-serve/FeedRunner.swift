@@ -20,13 +20,13 @@ enum FeedRunner {
             case .update: try update(UpdateOptions.parse(arguments))
             case .verifyFeed: try verifyFeed(VerifyFeedOptions.parse(arguments))
             }
-            exit(0)
+            exit(ExitStatus.success.rawValue)
         } catch let error as FeedError {
             say(2, "calldir: error: \(error)\n")
-            exit(error.exitCode)
+            exit(FeedError.exitStatus(for: error).rawValue)
         } catch let error as CallDirError {
             say(2, "calldir: error: \(error)\n")
-            exit(error.code == .usage ? 64 : error.code == .io ? 74 : 2)
+            exit(FeedError.exitStatus(for: error).rawValue)
         } catch {
             KeygenOptions.exit(withError: error)
         }

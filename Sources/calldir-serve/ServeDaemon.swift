@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDirLookup
+import CallDirReader
 import CallDirServer
 import Logging
 import CallDirOptions
@@ -91,7 +92,7 @@ struct ServeDaemon: ParsableCommand {
             try server.start()
         } catch {
             writeError("calldir: error: \((error as? CallDirError)?.description ?? "\(error)")\n")
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.error.rawValue)
         }
         server.waitUntilStopped()
     }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CallDirLookup
+import CallDirReader
 
 /// `calldir`, the front: a plain one-shot lookup (`calldir lookup [options] NUMBER...`) is
 /// answered here, by an executable that links the reader library and nothing else; every
@@ -24,6 +25,6 @@ enum Main {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let fast = FastLookup(arguments: arguments) { fast.run() }
         SiblingExecutable.exec("calldir-cli", arguments: arguments)
-        exit(2)
+        exit(ExitStatus.error.rawValue)
     }
 }

@@ -11,7 +11,7 @@ import TestSupport
 /// The app's half (installer and reload coordinator) against a simulated phone with failures
 /// injected at every step: each run ends with the device holding exactly the index's entries,
 /// or with a clear error and the old index and store intact.
-@Suite("Reload coordinator and installer", .serialized)
+@Suite("Reload coordinator and installer", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct ReloadCoordinatorTests {
     /// A phone with an App Group folder, and three lists: v1, v2 (v1 with churn and relabels:
     /// an update), v3 (another list: a complete load).

@@ -9,7 +9,7 @@ import TestSupport
 /// request landing while the app reads, commits and clears the pending record, on a
 /// 2-million-entry list (ranges, so cheap to feed). Whatever lands, a `loadAll` that returns
 /// finished leaves the device holding the whole list.
-@Suite("Reload coordinator: no loss window")  // the four windows run in parallel
+@Suite("Reload coordinator: no loss window", .tags(.endToEnd), .skippedInFastLoop)  // the four windows run in parallel
 struct ReloadLossWindowTests {
     enum Window: String, CaseIterable, CustomTestStringConvertible, Sendable {
         /// `reloadExtension` reported success, the app committed the fed checkpoint, and only

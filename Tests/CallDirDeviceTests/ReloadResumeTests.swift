@@ -9,7 +9,7 @@ import TestSupport
 /// when the app never saw the outcome; error 7 waits instead of starting over; the request size
 /// halves after a kill or an expiry and stays halved across launches; the first request before
 /// any install completes empty; a missing App Group is a clear error.
-@Suite("Reload coordinator: resuming, back-off, request size", .serialized)
+@Suite("Reload coordinator: resuming, back-off, request size", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct ReloadResumeTests {
     typealias Rig = ReloadCoordinatorTests.Rig
 

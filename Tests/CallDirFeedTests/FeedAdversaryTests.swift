@@ -7,7 +7,7 @@ import TestSupport
 /// hostile server on 127.0.0.1: another feed's manifest signed by the same key, a trickling
 /// server (body or headers), an update that outlasts --timeout, escape sequences in an
 /// unsigned file, temporaries of a killed update, and an --index that is not a regular file.
-@Suite("Update feed adversary", .serialized)
+@Suite("Update feed adversary", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedAdversaryTests {
     typealias Setup = FeedServerTests.Setup
 

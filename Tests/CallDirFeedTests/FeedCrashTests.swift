@@ -9,7 +9,7 @@ import TestSupport
 /// every file-system step it takes (each open, write, fsync, close, rename and unlink in the
 /// follower's folder, in turn, with ENOSPC or EIO), then the v1 manifest is replayed. Whatever
 /// the failure left, v1 is never installed again once v2 was, and a clean update completes v2.
-@Suite("Update feed: failures at every step", .serialized)
+@Suite("Update feed: failures at every step", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedCrashTests {
     #if DEBUG
     static let calls: [SystemCall] = [.open, .write, .fsync, .close, .rename, .unlink]

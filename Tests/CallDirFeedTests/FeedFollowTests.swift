@@ -4,7 +4,7 @@ import TestSupport
 
 /// `calldir serve --follow`: a daemon started with no index follows a feed served by nginx
 /// across publications while clients keep looking numbers up (issue 25).
-@Suite("serve --follow", .serialized)
+@Suite("serve --follow", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedFollowTests {
     /// GET `path` on 127.0.0.1:`port`; the status code, or nil when the exchange failed.
     static func get(_ port: Int, _ path: String) -> (Int, String)? {

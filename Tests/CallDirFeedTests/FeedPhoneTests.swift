@@ -18,7 +18,7 @@ import TestSupport
 /// "v(n) loaded" to "v(n+1) loaded" through a delta patched on the phone and an incremental
 /// load; a phone offline since v1 takes the full index. Each store must equal the index's
 /// device entries (a complete load of the index into a fresh simulator).
-@Suite("Feed follower on a phone", .serialized)
+@Suite("Feed follower on a phone", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedPhoneTests {
     /// A phone with its App Group folder, following `feed`.
     struct Phone {

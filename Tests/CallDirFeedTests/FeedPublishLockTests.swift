@@ -5,7 +5,7 @@ import TestSupport
 
 /// One publisher at a time (issue 34, finding 4), and a publisher that survives a hostile
 /// folder: `calldir publish` as the operator runs it.
-@Suite("Feed publish lock", .serialized)
+@Suite("Feed publish lock", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedPublishLockTests {
     typealias Setup = FeedServerTests.Setup
 

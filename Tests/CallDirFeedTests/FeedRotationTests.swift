@@ -6,7 +6,7 @@ import TestSupport
 /// Key rotation and revocation as TUF does it (issue 34, finding 6): a rotation statement
 /// signed by the old key and the new moves followers to the new key with no reinstall and
 /// keeps the deltas; a leaked key can neither jump serials out of reach nor survive rotation.
-@Suite("Feed key rotation", .serialized)
+@Suite("Feed key rotation", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedRotationTests {
     typealias Setup = FeedServerTests.Setup
 

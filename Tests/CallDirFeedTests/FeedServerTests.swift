@@ -5,7 +5,7 @@ import TestSupport
 
 /// The update feed over real HTTP: `calldir publish` writes a feed folder, nginx (Debian's)
 /// serves it, `calldir update` follows it (issue 25); a hostile server attacks the follower.
-@Suite("Update feed over HTTP", .serialized)
+@Suite("Update feed over HTTP", .serialized, .tags(.endToEnd), .skippedInFastLoop)
 struct FeedServerTests {
     /// A feed with v1 published and a follower installed from it, ready for v2.
     struct Setup {

@@ -7,7 +7,7 @@ import TestSupport
 /// `calldir serve`, started with the command docs/SERVE.md documents for it, about every
 /// INVITE's caller. Skipped, with the reason, when Kamailio, its http_client module or sipp is
 /// not installed (`scripts/setup` installs them as root).
-@Suite("Kamailio and sipp against calldir serve")
+@Suite("Kamailio and sipp against calldir serve", .tags(.endToEnd), .skippedInFastLoop)
 struct KamailioSIPTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

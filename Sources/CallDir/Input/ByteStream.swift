@@ -1,4 +1,4 @@
-import CallDirLookup
+import CallDirReader
 
 /// The bytes of one input, decompressed when they are gzip.
 ///

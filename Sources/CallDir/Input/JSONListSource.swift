@@ -1,4 +1,3 @@
-import CallDirLookup
 import CallDirReader
 /// JSON lists in the Saracroche style, read as a stream: a top-level array of objects, or
 /// Saracroche's object form `{"version": ..., "name": ..., "patterns": [ ...objects... ]}`

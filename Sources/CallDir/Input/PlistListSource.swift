@@ -1,4 +1,3 @@
-import CallDirLookup
 import CallDirReader
 
 /// Apple XML property lists as the iOS blocker Begone exports them, read as a stream:

@@ -1,4 +1,3 @@
-import CallDirLookup
 import CallDirReader
 
 /// An element tag seen by `XMLScanner`.

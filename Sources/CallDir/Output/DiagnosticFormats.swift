@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// How `compile` (and `compile --check`) prints the problems it finds in lists: the default
 /// `FILE:LINE: reason` (`Diagnostic.description`; also what the problem matcher in
 /// `.github/calldir-problem-matcher.json` reads), GitHub workflow commands, a GitLab code
@@ -74,10 +76,6 @@ extension Diagnostic {
         for byte in "\(source)\u{0}\(line)\u{0}\(rule)\u{0}\(message)".utf8 {
             a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
             b = (b ^ UInt64(byte ^ 0x5c)) &* 0x100_0000_01b3
-        }
-        func hex(_ v: UInt64) -> String {
-            let digits = String(v, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
         }
         return hex(a) + hex(b)
     }

@@ -6,16 +6,25 @@ import CallDirReader
 /// sections are checked at open (every offset and count range-checked, never trusted), the
 /// number blocks and label blocks by CRC as they are read; `verify: true` checks everything.
 public final class DeltaFile {
+    /// The first 8 bytes of every delta (FORMAT.md, "Delta").
     public static let magic: [UInt8] = [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x4C, 0x54, 0x1A]  // "CALLDLT", 0x1A
+    /// The format version this code writes and reads (a higher major is refused).
     public static let majorVersion: UInt16 = 2
+    /// The minor version this code writes (a higher minor is read).
     public static let minorVersion: UInt16 = 0
 
+    /// The delta's path.
     public let path: String
+    /// The mapped file.
     public let file: MappedFile
     /// The indexes it connects: their checksums (trailer CRCs) and sizes.
+    /// OLD's checksum.
     public let oldChecksum: UInt32
+    /// NEW's checksum.
     public let newChecksum: UInt32
+    /// OLD's size in bytes.
     public let oldSize: Int
+    /// NEW's size in bytes.
     public let newSize: Int
     /// The whole-file CRC of the delta itself.
     public let checksum: UInt32
@@ -38,10 +47,12 @@ public final class DeltaFile {
         file.bytes.count >= 8 && file.bytes.prefix(8).elementsEqual(magic)
     }
 
+    /// Opens the delta at `path`; with `verify`, checks every section's checksum too.
     public convenience init(path: String, verify: Bool = false) throws {
         try self.init(file: MappedFile(path: path), verify: verify)
     }
 
+    /// Reads a mapped delta; with `verify`, checks every section's checksum too.
     public init(file: MappedFile, verify: Bool = false) throws {
         let path = file.path
         let bytes = file.bytes
@@ -98,11 +109,17 @@ public final class DeltaFile {
         }
     }
 
+    /// Blocked numbers it removes.
     public var removedBlockedCount: Int { removedBlocked.count }
+    /// Blocked numbers it adds.
     public var addedBlockedCount: Int { addedBlocked.count }
+    /// Identified numbers it removes.
     public var removedIdentifiedCount: Int { removedIdentified.count }
+    /// Identified numbers it adds.
     public var addedIdentifiedCount: Int { addedIdentified.count }
+    /// Ranges it removes, both kinds.
     public var removedRangeCount: Int { removedBlockedRanges.count + removedIdentifiedRanges.count }
+    /// Ranges it adds, both kinds.
     public var addedRangeCount: Int { addedBlockedRanges.count + addedIdentifiedRanges.count }
 
     package func cursor(_ set: NumberSetReader, releasingPages: Bool = false) -> NumberCursor {

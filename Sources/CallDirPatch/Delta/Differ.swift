@@ -4,6 +4,7 @@ import CallDirWriter
 /// `calldir diff`: the delta from OLD to NEW, by streaming merges of the two indexes (memory
 /// is a block per cursor and the ranges, whatever the sizes), published atomically.
 public enum Differ {
+    /// Writes the delta from `old` to `new` to `output` (published atomically; labels spill to `temporaryFolder`) and says what it holds.
     public static func diff(old: CallDirIndex, new: CallDirIndex, output: String,
                             temporaryFolder: String) throws -> DeltaSummary {
         try diff(old: old, new: new, output: output, temporaryFolder: temporaryFolder, known: nil)
@@ -127,18 +128,31 @@ public enum Differ {
 
 /// What a diff wrote (and what `inspect` shows of a delta).
 public struct DeltaSummary: Sendable {
+    /// Where the delta was written.
     public var path: String
+    /// The checksum of the index it applies to.
     public var oldChecksum: UInt32
+    /// The checksum of the index it rebuilds.
     public var newChecksum: UInt32
+    /// Blocked numbers removed.
     public var removedBlocked = 0
+    /// Blocked numbers added.
     public var addedBlocked = 0
+    /// Identified numbers removed.
     public var removedIdentified = 0
+    /// Identified numbers added.
     public var addedIdentified = 0
+    /// Ranges removed, both kinds.
     public var removedRanges = 0
+    /// Ranges added, both kinds.
     public var addedRanges = 0
+    /// The delta file's size.
     public var bytes = 0
+    /// The delta file's own whole-file checksum.
     public var checksum: UInt32 = 0
+    /// How long the diff took.
     public var seconds = 0.0
 
+    /// Numbers added or removed, both kinds (ranges not included).
     public var changedEntries: Int { removedBlocked + addedBlocked + removedIdentified + addedIdentified }
 }

@@ -9,24 +9,34 @@ public protocol CallDirectoryContext: AnyObject {
     /// True when this request may send only changes. Reading it is what makes a request
     /// incremental: a request that never reads it (or reads false) replaces every entry.
     var isIncremental: Bool { get }
+    /// Adds a blocking entry; numbers ascend within a request.
     func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: Int64)
+    /// Adds an identification entry; numbers ascend within a request.
     func addIdentificationEntry(withNextSequentialPhoneNumber phoneNumber: Int64, label: String)
+    /// Removes a blocking entry (incremental requests only).
     func removeBlockingEntry(withPhoneNumber phoneNumber: Int64)
+    /// Removes every blocking entry (incremental requests only).
     func removeAllBlockingEntries()
+    /// Removes an identification entry (incremental requests only).
     func removeIdentificationEntry(withPhoneNumber phoneNumber: Int64)
+    /// Removes every identification entry (incremental requests only).
     func removeAllIdentificationEntries()
 }
 
 /// The two kinds of Call Directory entries. Order is checked per kind, the cap counts both.
 public enum DeviceEntryKind: String, Sendable, CaseIterable {
+    /// Numbers the phone blocks.
     case blocking
+    /// Numbers the phone labels.
     case identification
 }
 
 /// A complete request replaces everything the device holds (even when it adds nothing); an
 /// incremental one changes what earlier requests stored.
 public enum RequestKind: String, Sendable {
+    /// Replaces every entry.
     case complete
+    /// Sends only changes.
     case incremental
 }
 
@@ -34,16 +44,26 @@ public enum RequestKind: String, Sendable {
 /// (`CXErrorCodeCallDirectoryManagerError`), exactly as Apple numbers them. Code 0 and any
 /// code not listed (102 has been seen in the field) are `.unknown(code)`.
 public enum CallDirectoryErrorCode: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// A code this library does not know.
     case unknown(Int)
+    /// 1: no such extension.
     case noExtensionFound              // 1
+    /// 2: the extension stopped before completing (in practice it was killed, for memory).
     case loadingInterrupted            // 2: in practice the extension was killed (memory)
+    /// 3: numbers did not ascend.
     case entriesOutOfOrder             // 3
+    /// 4: a number repeated (or 0).
     case duplicateEntries              // 4: a repeat, or 0
+    /// 5: more entries than a request may add.
     case maximumEntriesExceeded        // 5: the 2,000,000th entry of a request
+    /// 6: the user has not enabled the extension.
     case extensionDisabled             // 6
+    /// 7: another load is under way.
     case currentlyLoading              // 7
+    /// 8: a removal in a complete request.
     case unexpectedIncrementalRemoval  // 8: a remove in a complete request
 
+    /// The case for CallKit's numeric code.
     public init(code: Int) {
         switch code {
         case 1: self = .noExtensionFound
@@ -58,6 +78,7 @@ public enum CallDirectoryErrorCode: Equatable, Hashable, Sendable, CustomStringC
         }
     }
 
+    /// CallKit's numeric code.
     public var code: Int {
         switch self {
         case .unknown(let code): return code

@@ -7,6 +7,7 @@
 /// Every write is atomic (a temporary file in the folder, fsync, rename, fsync of the folder),
 /// so a reader sees the old bytes or the new ones, never a mix.
 public struct SharedFolder: Sendable {
+    /// The folder the app and its extension share.
     public let path: String
 
     /// `path`: the folder (on iOS, `containerURL(forSecurityApplicationGroupIdentifier:)`'s path).
@@ -24,9 +25,13 @@ public struct SharedFolder: Sendable {
         self.init(path: containerPath)
     }
 
+    /// The installed index.
     public var indexPath: String { path + "/index.calldir" }
+    /// The index it replaced, kept while the device is updated from it.
     public var previousIndexPath: String { path + "/previous.calldir" }
+    /// The extension's record of the request under way.
     public var pendingPath: String { path + "/checkpoint.pending" }
+    /// The app's record of what the device holds.
     public var committedPath: String { path + "/checkpoint.committed" }
     /// Where the app moves pending aside to compare it before clearing it (`take`).
     public var takenPath: String { path + "/checkpoint.taken" }

@@ -24,12 +24,6 @@ package enum Checksum {
     }
 }
 
-/// Eight hex digits, as checksums are shown.
-package func hex(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-}
-
 extension CallDirIndex {
     /// The index's checksum as every output shows it (`inspect`, the daemon's answers, /healthz).
     public var checksumText: String { hex(checksum) }

@@ -1,14 +1,19 @@
 /// Build facts stored in the metadata section, for `inspect` and the daemon. Lookups never
 /// depend on it: the directories are authoritative and `verify` checks the two agree.
 public struct IndexMetadata: Equatable, Sendable {
+    /// Blocked numbers stored exactly (ranges not included).
     public var blockedNumbers: Int = 0
+    /// Identified numbers stored exactly (ranges not included).
     public var identifiedNumbers: Int = 0
     /// Numbers stored exactly in both kinds (blocked and labelled).
     public var numbersInBoth: Int = 0
+    /// Blocking ranges.
     public var blockedRanges: Int = 0
+    /// Identification ranges.
     public var identifiedRanges: Int = 0
-    /// Numbers covered by the ranges of each kind.
+    /// Numbers covered by the blocking ranges.
     public var blockedRangeNumbers: Int64 = 0
+    /// Numbers covered by the identification ranges.
     public var identifiedRangeNumbers: Int64 = 0
     /// Labels stored (shared plus stream; see `CallDirIndex.labelCount`).
     public var labels: Int = 0
@@ -17,11 +22,14 @@ public struct IndexMetadata: Equatable, Sendable {
     /// Unix seconds from SOURCE_DATE_EPOCH or --build-time; 0 when not recorded, so that
     /// the same input gives the same bytes.
     public var buildTime: Int64 = 0
-    /// Labels in the shared-labels and stream-labels stores.
+    /// Labels in the shared-labels store (used more than once).
     public var sharedLabels: Int = 0
+    /// Labels in the stream-labels store (used once each).
     public var streamLabels: Int = 0
+    /// The program that wrote the index, with its version.
     public var generator: String = "calldir \(CallDirVersion.string)"
 
+    /// Empty metadata (what the compiler fills in).
     public init() {}
 
     package func encoded() -> [UInt8] {
@@ -68,6 +76,8 @@ public struct IndexMetadata: Equatable, Sendable {
     static let fieldCount = 12
 }
 
+/// calldir's version, as `--version` and an index's generator say it.
 public enum CallDirVersion {
+    /// The version, `MAJOR.MINOR.PATCH`.
     public static let string = "0.3.0"
 }

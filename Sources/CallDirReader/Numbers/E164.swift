@@ -27,9 +27,12 @@ public enum E164 {
 /// An inclusive range of numbers of one length, such as `33162######`
 /// (33162000000 through 33162999999). Ranges are stored as ranges, never expanded.
 public struct NumberRange: Hashable, Sendable, Comparable {
+    /// The first number of the range.
     public var first: Int64
+    /// The last number of the range (inclusive).
     public var last: Int64
 
+    /// The numbers from `first` to `last`, both included.
     public init(first: Int64, last: Int64) {
         precondition(first <= last, "NumberRange needs first <= last")
         self.first = first
@@ -39,6 +42,7 @@ public struct NumberRange: Hashable, Sendable, Comparable {
     /// How many numbers the range covers.
     public var count: Int64 { last - first + 1 }
 
+    /// Whether `number` is in the range.
     public func contains(_ number: Int64) -> Bool { first <= number && number <= last }
 
     public static func < (a: NumberRange, b: NumberRange) -> Bool {

@@ -5,35 +5,58 @@
 /// error.
 public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, CustomStringConvertible {
     // What the normaliser says about a field (`NumberNormalizer.normalize`).
+    /// No digits.
     case empty = "empty"
+    /// A character that is neither a digit nor phone punctuation.
     case invalidCharacter = "invalid-character"
+    /// Fewer digits than its country (or E.164) allows.
     case tooShort = "too-short"
+    /// More digits than its country (or E.164) allows.
     case tooLong = "too-long"
+    /// A national number with no `--country` to place it.
     case missingCountryCode = "missing-country-code"
+    /// A calling code no country uses.
     case unknownCountryCode = "unknown-country-code"
+    /// No number of its country starts with that digit.
     case invalidLeadingDigit = "invalid-leading-digit"
+    /// Not a possible North American number (area code or exchange starts with 0 or 1).
     case invalidAreaCode = "invalid-area-code"
+    /// '#' wildcards that are not the trailing digits of a number.
     case invalidPattern = "invalid-pattern"
+    /// A range whose ends are not two numbers of equal length, first <= last.
     case invalidRange = "invalid-range"
     // A short number some region dials for its emergency services (`EmergencyNumbers`).
+    /// An emergency number (libphonenumber's short-number metadata): never blocked or labelled.
     case emergencyNumber = "emergency-number"
     // Identification rows whose label CallKit would refuse.
+    /// An identification row without a label.
     case missingLabel = "missing-label"
+    /// An empty label.
     case emptyLabel = "empty-label"
+    /// A label over `IndexFormat.maxLabelBytes` UTF-8 bytes.
     case labelTooLong = "label-too-long"
+    /// A label with a control character.
     case labelControlCharacter = "label-control-character"
+    /// A label that is not valid UTF-8.
     case labelInvalidUTF8 = "label-invalid-utf8"
     // Rows left out on purpose: `--dedupe` and `--allow`.
+    /// Repeats the entry before it (`--dedupe`).
     case duplicate = "duplicate"
+    /// Repeats the entry before it with another label; the first wins (`--dedupe`).
     case labelConflict = "label-conflict"
+    /// On the allowlist (`--allow`).
     case allowed = "allowed"
     // Numbers left out by `compile --valid-only` and `--types` (libphonenumber's
     // is_valid_number and number type).
+    /// Not a valid number by libphonenumber's rules (`--valid-only`).
     case invalidNumber = "not-valid"
+    /// A number type `--types` leaves out.
     case excludedType = "excluded-type"
     // Lookups only: a pattern or range where one number was expected, and a caller ID that
     // was withheld (`anonymous`, `private`, `restricted`...; see `CallerID`).
+    /// A range or pattern where one number was expected (lookups).
     case notASingleNumber = "range"
+    /// The caller withheld the number: anonymous, private, restricted or unavailable (lookups).
     case withheld = "anonymous"
 
     /// The reasons `NumberNormalizer.normalize` can give.

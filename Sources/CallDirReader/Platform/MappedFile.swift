@@ -1,6 +1,7 @@
 /// A read-only memory mapping of a whole file, unmapped on deinit. Pages are loaded on first
 /// touch, so opening a large index costs nothing until it is read.
 public final class MappedFile: @unchecked Sendable {  // immutable after init
+    /// The file's path.
     public let path: String
     package let bytes: UnsafeRawBufferPointer
     /// False for borrowed bytes, which deinit must not unmap.
@@ -9,6 +10,7 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     /// file); false for a private copy or borrowed bytes, whose pages would come back as zeros.
     private let isFileMapping: Bool
 
+    /// Maps the regular file at `path` read-only (`.io` when it cannot).
     public convenience init(path: String) throws {
         let (fd, size) = try MappedFile.openRegular(path)
         defer { Syscalls.close(fd) }

@@ -5,8 +5,11 @@
 /// `verify: true`, which checks every byte once (as the daemon does). Opening therefore costs
 /// about the same whatever the size of the index.
 public final class CallDirIndex: @unchecked Sendable {  // immutable after init
+    /// The index's path.
     public let path: String
+    /// The mapped file.
     public let file: MappedFile
+    /// What the index records about its build (counts, generator, build time).
     public let metadata: IndexMetadata
     /// CRC-32 of the whole file (from the trailer): the index's identity.
     public let checksum: UInt32
@@ -21,10 +24,12 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     package let blockedRanges: RangeTableReader
     package let identifiedRanges: RangeTableReader
 
+    /// Opens the index at `path`: checks its header, section table and trailer (constant time); with `verify`, every checksum too. Throws `CallDirError` (`.corruptIndex`, `.unsupportedVersion`, `.io`).
     public convenience init(path: String, verify: Bool = false) throws {
         try self.init(file: MappedFile(path: path), verify: verify)
     }
 
+    /// Opens a mapped index, checked as `init(path:verify:)` does.
     public init(file: MappedFile, verify: Bool = false) throws {
         let path = file.path
         let bytes = file.bytes
@@ -79,7 +84,9 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     /// Labels stored: shared ones plus one per entry that uses a stream label (a text may be
     /// stored more than once: a compile deduplicates in bounded memory, where it pays).
     public var labelCount: Int { labels.shared.count + labels.stream.count }
+    /// Blocking ranges.
     public var blockedRangeCount: Int { blockedRanges.count }
+    /// Identification ranges.
     public var identifiedRangeCount: Int { identifiedRanges.count }
 
     /// Classifies `number`. Throws only when the part of the file it needs is damaged.

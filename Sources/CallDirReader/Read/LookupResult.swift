@@ -1,7 +1,10 @@
 /// What the index says about one number. "Not listed" is a normal result, not an error.
 public struct LookupResult: Equatable, Sendable {
+    /// How a number matched: an entry of its own, or a range that contains it.
     public enum Match: String, Sendable {
+        /// An entry for the number itself.
         case exact
+        /// A range containing the number.
         case range
     }
 
@@ -18,8 +21,10 @@ public struct LookupResult: Equatable, Sendable {
     /// The identification range that matched (when `labelMatch == .range`).
     public var labelRange: NumberRange?
 
+    /// An answer for `number` that lists nothing.
     public init(number: Int64) { self.number = number }
 
+    /// True when the number is blocked or labelled.
     public var isListed: Bool { blocked != nil || label != nil }
 
     /// What a telephony server should do: block, identify (ring with a label) or allow.
@@ -45,17 +50,25 @@ public struct LookupResult: Equatable, Sendable {
 /// valid only inside the callback that receives the view. Batch lookups hand out views so
 /// that answers written as bytes cost no `String` per label.
 public struct LookupResultView {
+    /// The E.164 number looked up.
     public var number: Int64
+    /// How the number is blocked, or nil when it is not.
     public var blocked: LookupResult.Match?
+    /// The blocking range that matched.
     public var blockedRange: NumberRange?
     /// The label's UTF-8 bytes, or nil.
     public var label: UnsafeRawBufferPointer?
+    /// How the label was found.
     public var labelMatch: LookupResult.Match?
+    /// The identification range that matched.
     public var labelRange: NumberRange?
 
+    /// An answer for `number` that lists nothing.
     public init(number: Int64) { self.number = number }
 
+    /// True when the number is blocked or labelled.
     public var isListed: Bool { blocked != nil || label != nil }
+    /// What a telephony server should do.
     public var action: LookupAction { LookupAction(blocked: blocked != nil, identified: label != nil) }
 
     /// The answer with its label copied into a `String`.
@@ -72,8 +85,11 @@ public struct LookupResultView {
 
 /// A lookup's verdict; the raw values are the words JSON and text answers use.
 public enum LookupAction: String, Sendable, CaseIterable {
+    /// Refuse the call.
     case block
+    /// Ring, showing the label.
     case identify
+    /// Ring.
     case allow
 
     /// Blocking wins over identification.

@@ -46,7 +46,7 @@ public enum TemporaryFiles {
 
     /// On SIGINT or SIGTERM: remove every registered file or empty folder, then exit 130/143.
     /// Call once from a command-line tool; servers handle signals themselves.
-    public static func installInterruptCleanup() {
+    package static func installInterruptCleanup() {
         lock.withLock {
             if !ready { table.initialize(repeating: nil, count: capacity); ready = true }
         }

@@ -1,5 +1,3 @@
-import CallDirReader
-
 /// Reading JSON tokens (RFC 8259) from a `ByteCursor`, without Foundation.
 ///
 /// Strings are decoded (all escapes, `\uXXXX` with surrogate pairs; a lone surrogate becomes
@@ -142,7 +140,8 @@ package struct JSONScanner {
         }
     }
 
-    private func literal(_ word: StaticString) throws {
+    /// Consumes `word` (`true`, `false` or `null`) or throws.
+    package func literal(_ word: StaticString) throws {
         let line = cursor.line
         guard try cursor.consume(word) else { throw error("expected '\(word)' (true, false or null)", line: line) }
     }

@@ -1,9 +1,10 @@
-import CallDirReader
-
 /// The one JSON writer of calldir: bytes straight into caller-provided memory, no tree and no
 /// String per answer, one capacity check per answer rather than per field (callgrind showed
 /// per-field buffer writes costing more than the index lookup). `JSONValue`, `calldir lookup
-/// --json` and the daemon all write through it, so their bytes agree by construction.
+/// --json`, the daemon (answers and `/healthz`) and the feed's files all write through it, so
+/// their bytes agree by construction. It lives in the reader, beside `JSONScanner`, so the
+/// phone's libraries share it; the lookup answers' members are in CallDirLookup.
+/// Its primitives are inlinable: the answers are written from other modules.
 ///
 /// Not public API, and written only through `write(into:capacity:_:)` (or `appendJSON`): the
 /// caller gives the bound of what it writes (`stringBound`, `lookupBound`...); a debug build
@@ -12,7 +13,9 @@ import CallDirReader
 package struct JSONWriter {
     @usableFromInline let base: UnsafeMutableRawPointer
     @usableFromInline let capacity: Int
-    package private(set) var count = 0
+    @usableFromInline var written = 0
+    /// Bytes written so far.
+    package var count: Int { written }
 
     @usableFromInline init(_ base: UnsafeMutableRawPointer, capacity: Int) {
         self.base = base
@@ -25,47 +28,41 @@ package struct JSONWriter {
     package static func write(into base: UnsafeMutableRawPointer, capacity: Int, _ body: (inout JSONWriter) -> Void) -> Int {
         var writer = JSONWriter(base, capacity: capacity)
         body(&writer)
-        precondition(writer.count <= capacity, "JSONWriter overran its bound")
-        return writer.count
+        precondition(writer.written <= capacity, "JSONWriter overran its bound")
+        return writer.written
     }
 
     /// The most bytes `string` can write for `text`: every byte escaped as \u00XX.
     package static func stringBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
-    /// The most bytes `lookupMembers` can write.
-    package static func lookupBound(_ result: LookupResult) -> Int { 416 + stringBound(result.label ?? "") }
-    /// The most bytes `lookupMembers` can write for a view.
-    package static func lookupBound(_ view: LookupResultView) -> Int { 418 + 6 * (view.label?.count ?? 0) }
-    /// The most bytes `notANumberMembers` can write.
-    package static func notANumberBound(_ reason: RejectReason) -> Int { 128 + stringBound(reason.explanation) }
-    /// The most bytes `notANumberMembers(_:message:action:)` can write.
-    package static func notANumberBound(message: String) -> Int { 128 + stringBound(message) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func byte(_ value: UInt8) {
-        assert(count < capacity, "JSONWriter: a byte past its bound")
-        base.storeBytes(of: value, toByteOffset: count, as: UInt8.self)
-        count += 1
+        assert(written < capacity, "JSONWriter: a byte past its bound")
+        base.storeBytes(of: value, toByteOffset: written, as: UInt8.self)
+        written += 1
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func text(_ literal: StaticString) {
-        assert(count + literal.utf8CodeUnitCount <= capacity, "JSONWriter: text past its bound")
-        (base + count).copyMemory(from: literal.utf8Start, byteCount: literal.utf8CodeUnitCount)
-        count += literal.utf8CodeUnitCount
+        assert(written + literal.utf8CodeUnitCount <= capacity, "JSONWriter: text past its bound")
+        (base + written).copyMemory(from: literal.utf8Start, byteCount: literal.utf8CodeUnitCount)
+        written += literal.utf8CodeUnitCount
     }
 
+    @inlinable
     package mutating func bytes(_ raw: UnsafeRawBufferPointer) {
         guard let source = raw.baseAddress else { return }
-        assert(count + raw.count <= capacity, "JSONWriter: bytes past their bound")
-        (base + count).copyMemory(from: source, byteCount: raw.count)
-        count += raw.count
+        assert(written + raw.count <= capacity, "JSONWriter: bytes past their bound")
+        (base + written).copyMemory(from: source, byteCount: raw.count)
+        written += raw.count
     }
 
     /// "00" to "99": `decimal` writes two digits per division, which halves the chain of
     /// dependent divisions of a phone number's 11-15 digits (a tenth of a `--json` batch).
-    private static let digitPairs: StaticString =
+    @usableFromInline static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
+    @inlinable
     package mutating func decimal(_ value: Int64) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -94,12 +91,14 @@ package struct JSONWriter {
 
     /// A JSON string literal: `"`, `\` and control characters escaped, everything else (valid
     /// UTF-8, as every Swift String is) copied.
+    @inlinable
     package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { string(utf8: UnsafeRawBufferPointer($0)) }
     }
 
     /// `string` for text given as bytes, which must be valid UTF-8 (as a view's label is).
+    @inlinable
     package mutating func string(utf8: UnsafeRawBufferPointer) {
         byte(UInt8(ascii: "\""))
         let n = utf8.count
@@ -121,22 +120,21 @@ package struct JSONWriter {
             case UInt8(ascii: "\r"): text("\\r")
             case UInt8(ascii: "\t"): text("\\t")
             default:
-                let hex: StaticString = "0123456789abcdef"
                 text("\\u00")
-                byte(hex.utf8Start[Int(b >> 4)])
-                byte(hex.utf8Start[Int(b & 15)])
+                byte(hexDigit(b >> 4))
+                byte(hexDigit(b))
             }
         }
         byte(UInt8(ascii: "\""))
     }
 
-    @inline(__always)
-    private static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
+    @usableFromInline @inline(__always)
+    static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") }
 
     /// Whether any byte of `word` is below 0x20, `"` or `\` (exact as a yes/no: the borrows
     /// of the subtractions only reach past a byte that itself matched).
-    @inline(__always)
-    private static func needsEscape(_ word: UInt64) -> Bool {
+    @usableFromInline @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
         let below = (word &- ones &* 0x20) & ~word
@@ -145,72 +143,13 @@ package struct JSONWriter {
     }
 
     /// `{"first":..,"last":..}`.
+    @inlinable
     package mutating func range(_ range: NumberRange) {
         text("{\"first\":")
         decimal(range.first)
         text(",\"last\":")
         decimal(range.last)
         byte(UInt8(ascii: "}"))
-    }
-
-    /// The members of a lookup answer, without the enclosing braces: `valid` (true), `number`,
-    /// `e164`, `action`, `blocked`, `blockedMatch`, `blockedRange`, `label`, `labelMatch`,
-    /// `labelRange`. Every answer (`calldir lookup --json`, the daemon) puts `input` before
-    /// them, so a valid number's answer and `notANumberMembers`' share `input`, `valid`,
-    /// `action`, `blocked` and `label`: one shape.
-    package mutating func lookupMembers(_ result: LookupResult) {
-        result.withView { lookupMembers($0) }
-    }
-
-    /// `lookupMembers` for a batch lookup's view.
-    package mutating func lookupMembers(_ result: LookupResultView) {
-        text("\"valid\":true,\"number\":\"+")
-        decimal(result.number)
-        text("\",\"e164\":")
-        decimal(result.number)
-        if result.blocked != nil {
-            text(",\"action\":\"block\"")
-        } else if result.label != nil {
-            text(",\"action\":\"identify\"")
-        } else {
-            text(",\"action\":\"allow\"")
-        }
-        switch result.blocked {
-        case .exact?: text(",\"blocked\":true,\"blockedMatch\":\"exact\"")
-        case .range?: text(",\"blocked\":true,\"blockedMatch\":\"range\"")
-        case nil: text(",\"blocked\":false")
-        }
-        if let blockedRange = result.blockedRange {
-            text(",\"blockedRange\":")
-            range(blockedRange)
-        }
-        text(",\"label\":")
-        if let label = result.label { string(utf8: label) } else { text("null") }
-        switch result.labelMatch {
-        case .exact?: text(",\"labelMatch\":\"exact\"")
-        case .range?: text(",\"labelMatch\":\"range\"")
-        case nil: break
-        }
-        if let labelRange = result.labelRange {
-            text(",\"labelRange\":")
-            range(labelRange)
-        }
-    }
-
-    /// The members of the answer for a caller ID that is not a number, without the braces:
-    /// `"valid":false,"reason":...,"message":...,"action":...,"blocked":...,"label":null`.
-    package mutating func notANumberMembers(_ reason: RejectReason, action: CallerIDAction) {
-        notANumberMembers(reason, message: reason.explanation, action: action)
-    }
-
-    /// `notANumberMembers` with the message for this input (`NumberNormalizer.explain`).
-    package mutating func notANumberMembers(_ reason: RejectReason, message: String, action: CallerIDAction) {
-        text("\"valid\":false,\"reason\":")
-        string(reason.rawValue)
-        text(",\"message\":")
-        string(message)
-        text(action == .block ? ",\"action\":\"block\",\"blocked\":true" : ",\"action\":\"allow\",\"blocked\":false")
-        text(",\"label\":null")
     }
 }
 

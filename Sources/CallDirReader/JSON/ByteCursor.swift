@@ -11,8 +11,8 @@ package protocol ByteSource: AnyObject {
 
 /// Byte-at-a-time reading over a `ByteSource`, with line counting, for the JSON and plist
 /// scanners (formats where a value may span lines or a whole file may be one line). It lives
-/// in the lookup front because the daemon's batch bodies are JSON too (`JSONStringArray`):
-/// one JSON reader for files and bodies; the compiler's list parsers use it from here.
+/// in the reader so everything that reads JSON shares it: the compiler's lists, the daemon's
+/// batch bodies (`JSONStringArray`) and the feed's manifest and state (`FeedJSON`).
 ///
 /// Memory is one buffer of the source's `chunkSize` bytes (256 KiB), or none over bytes
 /// already in memory (a request body).
@@ -42,6 +42,10 @@ package final class ByteCursor {
     }
 
     deinit { if source != nil { buffer.deallocate() } }
+
+    /// How many bytes have been consumed, when reading bytes in memory (nil over a source,
+    /// whose buffer is refilled).
+    package var memoryOffset: Int? { source == nil ? position : nil }
 
     /// The next byte without consuming it, nil at end of input.
     @inlinable @inline(__always)
