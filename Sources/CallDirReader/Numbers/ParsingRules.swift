@@ -203,6 +203,7 @@ enum ParsingRules {
     /// The digits after a literal international prefix, unless a 0 follows it (calling codes
     /// never start with 0: `_parse_prefix_as_idd`).
     static func afterInternationalPrefix(_ digits: Digits, _ prefixes: PrefixList) -> Digits? {
+        if digits.literal >= 2, !prefixes.mayStart(digits.leading(2)) { return nil }
         for i in 0..<prefixes.count {
             let prefix = prefixes.base[i]
             guard digits.startsWith(prefix.value, length: prefix.length) else { continue }
