@@ -176,12 +176,31 @@ struct PrefixRules: @unchecked Sendable {
 struct PrefixList: @unchecked Sendable {
     let base: UnsafeMutablePointer<DigitPrefix>
     let count: Int
+    /// Bit n (0...99, over two words): some prefix starts with the two digits n (a one-digit
+    /// prefix d sets d0...d9). Most numbers start otherwise and skip the list (BR and AU have
+    /// 13 to 71 prefixes).
+    private let firstTwo: (UInt64, UInt64)
 
     init(_ texts: [String]) {
         let prefixes = texts.compactMap(DigitPrefix.init)
         base = .allocate(capacity: max(1, prefixes.count))
         base.initialize(from: prefixes, count: prefixes.count)
         count = prefixes.count
+        var bits: (UInt64, UInt64) = (0, 0)
+        for prefix in prefixes {
+            let heads = prefix.length == 1 ? Array(prefix.value * 10..<prefix.value * 10 + 10)
+                : [prefix.value / powerOfTen(prefix.length - 2)]
+            for head in heads {
+                if head < 64 { bits.0 |= 1 << head } else { bits.1 |= 1 << (head - 64) }
+            }
+        }
+        firstTwo = bits
+    }
+
+    /// Whether some prefix may start a number whose first two digits are `head` (0...99).
+    @inline(__always)
+    func mayStart(_ head: UInt64) -> Bool {
+        (head < 64 ? firstTwo.0 &>> head : firstTwo.1 &>> (head &- 64)) & 1 == 1
     }
 }
 

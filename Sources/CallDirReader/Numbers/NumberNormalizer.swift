@@ -46,11 +46,11 @@
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///
-/// `normalize(_:)` on raw bytes allocates nothing except for the 7 calling codes whose
-/// national prefix for parsing has a transform rule (AR, BR, JP, GA, MG, SM, NF): a field of
-/// 8 to 16 plain digits is read 8 bytes at a time, any other field in one pass (two for a range,
-/// or for a punctuated field without `--country`, whose North American shape is checked), then
-/// a few walks of a DFA over its digits. Any bytes, including invalid UTF-8 and fields of any
+/// `normalize(_:)` on raw bytes allocates nothing (the 7 national prefixes for parsing with a
+/// transform rule, AR, BR, JP, GA, MG, SM, NF, run as `DigitPattern`s): a field of 8 to 16
+/// plain digits is read 8 bytes at a time, any other field in one pass (two for a range, or
+/// for a punctuated field without `--country`, whose North American shape is checked), then a
+/// few walks of a DFA over its digits. Any bytes, including invalid UTF-8 and fields of any
 /// length, are safe.
 public struct NumberNormalizer: Sendable {
     /// The calling code given by `--country` (1, 33, 41...), or nil when every number

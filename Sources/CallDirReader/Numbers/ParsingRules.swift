@@ -203,6 +203,7 @@ enum ParsingRules {
     /// The digits after a literal international prefix, unless a 0 follows it (calling codes
     /// never start with 0: `_parse_prefix_as_idd`).
     static func afterInternationalPrefix(_ digits: Digits, _ prefixes: PrefixList) -> Digits? {
+        if digits.literal >= 2, !prefixes.mayStart(digits.leading(2)) { return nil }
         for i in 0..<prefixes.count {
             let prefix = prefixes.base[i]
             guard digits.startsWith(prefix.value, length: prefix.length) else { continue }
@@ -245,20 +246,39 @@ package func decodeDFATable(_ hex: String) -> [UInt16] {
 }
 
 /// National prefixes for parsing with a transform rule or `$` (AR, BR, JP, GA, MG, SM, NF: 7
-/// codes of 215): matched with the standard library's `Regex`, as libphonenumber does with
-/// Python's `re` (a match anchored at the start; the transform rule's `\1` is group 1).
+/// codes of 215), as libphonenumber runs them with Python's `re` (a match anchored at the
+/// start; the transform rule's `\1` is group 1): each compiled once to a `DigitPattern`. The
+/// standard library's `Regex` runs only an expression `DigitPattern` cannot read (none today;
+/// `digitPatternsAgreeWithRegex`), and is the tests' reference.
 enum RegexPrefix {
-    /// Each such code's pattern, compiled once (compiling costs far more than matching).
-    /// Matching one `Regex` from several threads is safe: its compiled program is immutable.
+    /// By calling code 0...999: the compiled prefix of each such code.
+    static let patterns: [DigitPattern?] = {
+        var table = [DigitPattern?](repeating: nil, count: 1000)
+        for row in regexRows { table[row.code] = DigitPattern(row.nationalPrefix, transform: row.transform) }
+        return table
+    }()
+
+    static var regexRows: [ParsingRules.Row] {
+        ParsingRules.rows.filter { $0.literalPrefix == nil && $0.prefixStart < 0 && !$0.nationalPrefix.isEmpty }
+    }
+
+    static func strip(_ number: Digits, code: Int) -> Digits? {
+        if let pattern = patterns[code] { return pattern.strip(number) }
+        return stripWithRegex(number, code: code)
+    }
+
+    /// Each such code's pattern as a `Regex`, compiled once (compiling costs far more than
+    /// matching). Matching one `Regex` from several threads is safe: its compiled program is
+    /// immutable.
     nonisolated(unsafe) static let compiled: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = {
         var table: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = [:]
-        for row in ParsingRules.rows where row.literalPrefix == nil && row.prefixStart < 0 && !row.nationalPrefix.isEmpty {
+        for row in regexRows {
             if let regex = try? Regex(row.nationalPrefix) { table[row.code] = (regex, row.transform) }
         }
         return table
     }()
 
-    static func strip(_ number: Digits, code: Int) -> Digits? {
+    static func stripWithRegex(_ number: Digits, code: Int) -> Digits? {
         let text = number.text
         guard let (regex, transform) = compiled[code], let match = try? regex.prefixMatch(in: text) else { return nil }
         let output = match.output

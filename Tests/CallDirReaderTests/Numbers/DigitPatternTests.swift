@@ -1,0 +1,61 @@
+import Testing
+import TestSupport
+@testable import CallDirReader
+
+/// The 7 national prefixes for parsing with a transform rule or `$` (AR, BR, JP, GA, MG, SM,
+/// NF) run as `DigitPattern`s; the standard library's `Regex` of the same expression, which
+/// runs them as libphonenumber's Python `re` does, is the reference.
+@Suite("DigitPattern against Regex")
+struct DigitPatternTests {
+    @Test func everyRegexPrefixCompiles() {
+        let rows = RegexPrefix.regexRows
+        #expect(rows.count == 7)
+        for row in rows { #expect(RegexPrefix.patterns[row.code] != nil, "\(row.code): \(row.nationalPrefix)") }
+    }
+
+    /// Numbers built from each expression (a random path through it, then 0-12 random digits
+    /// unless it went through `$`, sometimes a digit changed), and fully random ones: same match, same transformed number.
+    @Test(arguments: RegexPrefix.regexRows.map(\.code))
+    func digitPatternsAgreeWithRegex(code: Int) throws {
+        let pattern = try #require(RegexPrefix.patterns[code])
+        var random = SeededGenerator(seed: UInt64(code))
+        var matched = 0
+        for round in 0..<3_000 {
+            var digits: [UInt8] = []
+            if round % 4 != 3 {
+                var ended = false
+                Self.sample(pattern.node, &digits, &ended, &random)
+                for _ in 0..<(ended ? 0 : Int.random(in: 0...12, using: &random)) { digits.append(UInt8.random(in: 0...9, using: &random)) }
+                if round % 4 == 2, !digits.isEmpty { digits[Int.random(in: 0..<digits.count, using: &random)] = UInt8.random(in: 0...9, using: &random) }
+            } else {
+                for _ in 0..<Int.random(in: 1...17, using: &random) { digits.append(UInt8.random(in: 0...9, using: &random)) }
+            }
+            guard digits.count <= Digits.maxAccumulated else { continue }
+            var number = Digits()
+            for digit in digits { number.append(digit) }
+            let fast = pattern.strip(number)
+            #expect(fast == RegexPrefix.stripWithRegex(number, code: code), "\(code): \(digits.map(String.init).joined())")
+            if fast != nil { matched += 1 }
+        }
+        #expect(matched > 1_000)
+    }
+
+    /// Appends digits of a random path through `node`; `ended`: the path went through `$`.
+    static func sample(_ node: DigitPattern.Node, _ out: inout [UInt8], _ ended: inout Bool, _ random: inout SeededGenerator) {
+        switch node {
+        case .digits(let mask):
+            let choices = (0..<10).filter { mask >> $0 & 1 == 1 }
+            out.append(UInt8(choices.randomElement(using: &random)!))
+        case .sequence(let items):
+            for item in items { sample(item, &out, &ended, &random) }
+        case .alternatives(let branches):
+            sample(branches.randomElement(using: &random)!, &out, &ended, &random)
+        case .group(_, let body):
+            sample(body, &out, &ended, &random)
+        case .repeated(let body, let min, let max):
+            for _ in 0..<Int.random(in: min...(max ?? min + 3), using: &random) { sample(body, &out, &ended, &random) }
+        case .end:
+            ended = true
+        }
+    }
+}
