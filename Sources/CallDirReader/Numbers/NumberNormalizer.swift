@@ -12,7 +12,8 @@
 ///    at its only `-` when both sides have at least 7 digits (`33162000000-33162999999`;
 ///    `1-800-555-5555` and `555-1234` are single numbers). Each side is normalised like a
 ///    field of its own, without wildcards; both must be numbers of the same length with
-///    first <= last. Otherwise: `invalid-range`.
+///    first <= last. Otherwise: `invalid-range`, except that a field split at a bare `-`
+///    whose ends make no range is read as one number (`+972 1599-8263405`) when it is one.
 /// 4. `#` stands for any one digit. Wildcards must be trailing (punctuation may sit between
 ///    them: `+41 21 560 ## ##`); a digit after a `#`: `invalid-pattern`. A pattern with k
 ///    wildcards after the digits P covers P·10^k ... P·10^k + 10^k − 1.
@@ -192,8 +193,22 @@ public struct NumberNormalizer: Sendable {
         case .ambiguous:
             return .failure(.invalidRange)
         case .at(let low, let high):
-            return normalizeRange(bytes, low: low, high: high)
+            let range = normalizeRange(bytes, low: low, high: high)
+            // A bare `-` between two 7-digit sides is only a guess at a range; when its ends make
+            // none, the field is one number, as libphonenumber reads `+972 1599-8263405`.
+            guard case .failure = range, scan.separators.spacedDashes != 1, scan.separators.dotPairs != 1,
+                  case .success(let single) = normalizeOne(bytes, scan, from: start, to: end)
+            else { return range }
+            return .success(single)
         }
+        return normalizeOne(bytes, scan, from: start, to: end)
+    }
+
+    /// A scanned field that is not a range: one number or one pattern.
+    private func normalizeOne(_ bytes: UnsafeRawBufferPointer, _ scan: FieldScan, from start: Int, to end: Int)
+        -> Result<NormalizedEntry, RejectReason>
+    {
+        let digits = scan.digits
         if scan.misplacedPlus { return .failure(.invalidCharacter) }
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
         if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }

@@ -27,6 +27,10 @@ struct LibphonenumberExampleTests {
         Case.number("+41 (0)21 213 09 11", nil, 41_212_130_911),
         Case.number("+91 08123456789", nil, 918_123_456_789),
         Case.number("+91 08123456789", 91, 918_123_456_789),
+        // A bare '-' between two 7-digit sides that make no range (found by the differential
+        // test, seed 173499196): one number to libphonenumber (possible, not valid).
+        Case.number("+972 1599-8263405", nil, 97_215_998_263_405),
+        Case.number("+972 1599-8263405", 972, 97_215_998_263_405),
     ])
     func issueExamples(_ c: Case) throws { try c.check() }
 }
