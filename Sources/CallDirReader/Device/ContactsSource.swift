@@ -32,10 +32,12 @@ extension ContactsSource {
 /// names are case-insensitive and may carry a group (`item1.TEL`), parameters are skipped,
 /// a `tel:` prefix and its URI parameters (`;ext=5`) are removed.
 public struct VCardContacts: ContactsSource {
+    /// The vCard file read (the App Group's `contacts.vcf`).
     public let path: String
     /// Files larger than this are refused (a phone's contacts are a few MiB at most).
     public static let sizeLimit = 64 << 20
 
+    /// The contacts of the vCard file at `path`; nothing is read until they are asked for.
     public init(path: String) {
         self.path = path
     }

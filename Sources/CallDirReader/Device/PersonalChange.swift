@@ -10,18 +10,24 @@
 /// identification), each ascending: one switch from removing to adding, and a relabelled
 /// number's removal and re-addition land in the same request.
 public struct PersonalChange {
+    /// One entry the change removes or adds.
     public struct Entry: Equatable, Sendable {
+        /// The number as CallKit takes it: E.164 digits as an integer.
         public var number: Int64
+        /// The identification label; empty for blocking entries and removals.
         public var label: String  // "" for blocking entries and removals
     }
 
     /// Per kind, what leaves and what comes.
     public private(set) var removals: [DeviceEntryKind: [Entry]] = [:]
+    /// Per kind, what the request adds.
     public private(set) var additions: [DeviceEntryKind: [Entry]] = [:]
 
     /// Changed entries, removals plus additions, both kinds.
     public var count: Int { (Array(removals.values) + Array(additions.values)).reduce(0) { $0 + $1.count } }
 
+    /// The change that brings a device holding `index` ⊕ `old` to `index` ⊕ `new`. Throws
+    /// when the index cannot be read.
     public init(index: CallDirIndex, from old: PersonalOverlay, to new: PersonalOverlay) throws {
         for kind in DeviceEntryKind.allCases {
             removals[kind] = try Self.entries(PersonalDeltaStream(index: index, old: old, new: new, kind: kind, removals: true))

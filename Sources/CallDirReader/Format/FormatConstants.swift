@@ -8,6 +8,7 @@ public enum IndexFormat {
 
     /// The version this calldir writes. Minor versions only add optional sections.
     public static let majorVersion: UInt16 = 3
+    /// The minor version this calldir writes (readers ignore optional sections they do not know).
     public static let minorVersion: UInt16 = 0
     /// Major versions it reads: 2 differs from 3 only in label blocks without a step table.
     package static let readableMajorVersions: ClosedRange<UInt16> = 2...3

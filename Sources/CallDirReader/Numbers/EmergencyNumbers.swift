@@ -86,6 +86,7 @@ extension NumberNormalizer {
         return EmergencyNumbers.contains(digits, country: code ?? country) ? digits : nil
     }
 
+    /// `emergencyNumber(_:)` of a field given as a string.
     public func emergencyNumber(_ field: String) -> String? {
         var field = field
         return field.withUTF8 { emergencyNumber(UnsafeRawBufferPointer($0)) }
