@@ -20,13 +20,13 @@
 /// "under way"; otherwise it is marked confirmed, which the app adopts even if it never saw the
 /// outcome. When CallKit calls the delegate's `requestFailed(for:withError:)`, call
 /// `stop()`: feeding ends within a few thousand entries and no checkpoint is written.
-package final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` and `record` are guarded by `lock`
+public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` and `record` are guarded by `lock`
     /// The App Group folder the index, the records and the user's layer are read from.
-    package let folder: SharedFolder
+    public let folder: SharedFolder
     /// Entries one request feeds at most (CallKit's cap is 1,999,999).
-    package let requestSize: Int
+    public let requestSize: Int
     /// How to resolve the user's layer (nil: the list alone).
-    package let personal: PersonalSettings?
+    public let personal: PersonalSettings?
     private let lock = SystemLock()
     private var stopped = false
     /// This request's record as last written (its number and size; its checkpoint once fed).
@@ -34,7 +34,7 @@ package final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `st
 
     /// A request over `folder` feeding at most `requestSize` entries, with the user's layer
     /// resolved by `personal` (nil: the list alone).
-    package init(folder: SharedFolder, requestSize: Int = DeviceLoader.defaultRequestSize, personal: PersonalSettings? = nil) {
+    public init(folder: SharedFolder, requestSize: Int = DeviceLoader.defaultRequestSize, personal: PersonalSettings? = nil) {
         self.folder = folder
         self.requestSize = requestSize
         self.personal = personal
@@ -45,7 +45,7 @@ package final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `st
     /// holds no entries, which is what the app expects before its first install). Throws
     /// `CallDirError` (the index damaged, a record that cannot be written, the request
     /// stopped): the caller must then fail the request.
-    package func run<C: CallDirectoryContext>(into context: C) throws -> LoadStep? {
+    public func run<C: CallDirectoryContext>(into context: C) throws -> LoadStep? {
         // 1. Unreadable records count as left over (start over) and as numbered 0.
         let leftOver: [UInt8]?
         do { leftOver = try folder.readPending() } catch { leftOver = LoadCheckpoint.underWayRecord }
@@ -96,7 +96,7 @@ package final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `st
     /// goes back to "under way" (the app must not commit it). Not expired: the record is
     /// marked confirmed, so an app that never saw the outcome (killed, relaunched, or a request
     /// the system started) adopts it instead of starting over.
-    package func completed(expired: Bool) {
+    public func completed(expired: Bool) {
         guard var record = lock.withLock({ record }) else { return }
         if expired {
             record.checkpoint = nil
@@ -108,10 +108,10 @@ package final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `st
     }
 
     /// Call from the delegate's `requestFailed(for:withError:)`: feeding stops.
-    package func stop() { lock.withLock { stopped = true } }
+    public func stop() { lock.withLock { stopped = true } }
 
     /// Whether `stop()` was called: feeding ends at the next check.
-    package var isStopped: Bool { lock.withLock { stopped } }
+    public var isStopped: Bool { lock.withLock { stopped } }
 }
 
 /// Forwards to a context until the request is stopped; checks the flag once per 4,096 calls.
