@@ -5,7 +5,7 @@ import CallDirReader
 /// reader and writer of calldir: tokens are read by `JSONScanner` and strings written by
 /// `JSONWriter`; the feed adds its own rules (bounded size and depth, integers only, no
 /// member named twice).
-public indirect enum FeedJSON: Sendable, Equatable {
+package indirect enum FeedJSON: Sendable, Equatable {
     /// An object, members in order.
     case object([(String, FeedJSON)])
     /// An array.
@@ -19,10 +19,10 @@ public indirect enum FeedJSON: Sendable, Equatable {
     /// `null`.
     case null
 
-    public static func == (a: FeedJSON, b: FeedJSON) -> Bool { a.rendered() == b.rendered() }
+    package static func == (a: FeedJSON, b: FeedJSON) -> Bool { a.rendered() == b.rendered() }
 
     /// An object's member `key`, nil when absent or not an object.
-    public subscript(key: String) -> FeedJSON? {
+    package subscript(key: String) -> FeedJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
@@ -30,7 +30,7 @@ public indirect enum FeedJSON: Sendable, Equatable {
     // MARK: writing
 
     /// The JSON text, compact or `pretty` (two-space indents from `indent`).
-    public func rendered(indent: Int = 0, pretty: Bool = false) -> String {
+    package func rendered(indent: Int = 0, pretty: Bool = false) -> String {
         var out = ""
         render(into: &out, indent: indent, pretty: pretty)
         return out
@@ -75,11 +75,11 @@ public indirect enum FeedJSON: Sendable, Equatable {
     // MARK: reading
 
     /// The largest feed file read (1 MiB).
-    public static let maxBytes = 1 << 20
+    package static let maxBytes = 1 << 20
     static let maxDepth = 16
 
     /// Parses `bytes` whole; `name` locates errors ("manifest.json", a URL).
-    public static func parse(_ bytes: [UInt8], name: String) throws -> FeedJSON {
+    package static func parse(_ bytes: [UInt8], name: String) throws -> FeedJSON {
         guard bytes.count <= maxBytes else {
             throw FeedError(.manifest, "\(bytes.count) bytes is over the limit of \(maxBytes) for a feed file", path: name)
         }

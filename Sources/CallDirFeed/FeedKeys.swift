@@ -37,18 +37,18 @@ public struct FeedPublicKey: Sendable, Equatable {
 }
 
 /// A publisher's Ed25519 signing key (`calldir keygen` writes it).
-public struct FeedPrivateKey: Sendable {
+package struct FeedPrivateKey: Sendable {
     /// What a private key file's line starts with.
-    public static let header = "calldir-feed-private-key-v1 "
+    package static let header = "calldir-feed-private-key-v1 "
     /// The 32-byte seed (the key type itself is not Sendable).
     let seed: [UInt8]
     var key: Curve25519.Signing.PrivateKey { try! Curve25519.Signing.PrivateKey(rawRepresentation: seed) }
 
     /// A new random key.
-    public init() { seed = Array(Curve25519.Signing.PrivateKey().rawRepresentation) }
+    package init() { seed = Array(Curve25519.Signing.PrivateKey().rawRepresentation) }
 
     /// Parses a private key file's text.
-    public init(fileText: String, path: String) throws {
+    package init(fileText: String, path: String) throws {
         let line = fileText.split(separator: "\n").first.map(String.init) ?? ""
         guard line.hasPrefix(FeedPrivateKey.header),
               let seed = FeedText.bytes(hex: String(line.dropFirst(FeedPrivateKey.header.count)), count: 32),
@@ -60,12 +60,12 @@ public struct FeedPrivateKey: Sendable {
     }
 
     /// The key file's text: the header and 64 hex digits.
-    public var fileText: String { FeedPrivateKey.header + FeedText.hex(seed) + "\n" }
-    /// The public key followers trust.
-    public var publicKey: FeedPublicKey { FeedPublicKey(raw: Array(key.publicKey.rawRepresentation)) }
+    package var fileText: String { FeedPrivateKey.header + FeedText.hex(seed) + "\n" }
+    /// The package key followers trust.
+    package var publicKey: FeedPublicKey { FeedPublicKey(raw: Array(key.publicKey.rawRepresentation)) }
 
     /// The Ed25519 signature of `message`.
-    public func signature(for message: [UInt8]) throws -> [UInt8] { Array(try key.signature(for: message)) }
+    package func signature(for message: [UInt8]) throws -> [UInt8] { Array(try key.signature(for: message)) }
 }
 
 /// SHA-256 over bytes handed in pieces (downloads, mapped files).

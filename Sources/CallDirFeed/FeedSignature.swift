@@ -6,7 +6,7 @@
 /// reader that fetches the manifest and its signature across a publication still verifies.
 public enum FeedSignature {
     /// The signature file for `manifest`: one line per key.
-    public static func render(manifest: [UInt8], keys: [FeedPrivateKey]) throws -> [UInt8] {
+    package static func render(manifest: [UInt8], keys: [FeedPrivateKey]) throws -> [UInt8] {
         var text = ""
         for key in keys {
             text += "ed25519 \(key.publicKey.keyId) \(FeedText.hex(try key.signature(for: manifest)))\n"

@@ -3,10 +3,13 @@ import CallDirNumberTypes
 /// Everything `calldir compile` can be asked to do. Sources of one kind are read in order and,
 /// without `sort`, must be ascending across files as well as within them.
 public struct CompileOptions: Sendable {
+    /// Lists of numbers to block, read in order.
     public var blockSources: [SourceSpec] = []
+    /// Lists of numbers to identify, each with a label.
     public var identifySources: [SourceSpec] = []
     /// Numbers and ranges that must never be blocked.
     public var allowSources: [SourceSpec] = []
+    /// Where the index is published (atomically: a temporary file renamed on success).
     public var output: String
     /// Calling code for national numbers (nil: numbers must carry their country code).
     public var country: Int?
@@ -26,6 +29,7 @@ public struct CompileOptions: Sendable {
     /// left after the process itself and, for identification, the label tables
     /// (`Compiler.sortBudget`).
     public var memoryBudget = 64 << 20
+    /// The folder for the sort's spill files and the index's temporary file.
     public var temporaryFolder = "/tmp"
     /// Fail when a device would have to load more entries than this (ranges counted by size).
     public var maxNumbers: Int64?
@@ -34,6 +38,7 @@ public struct CompileOptions: Sendable {
     /// Keep only numbers libphonenumber calls valid (`--valid-only`), and of these types only
     /// (`--types`, `NumberType` names; implies valid-only).
     public var validOnly = false
+    /// The number types to keep (`--types`, names from `numberTypeNames`); empty keeps every type.
     public var types: [String] = []
     /// The names `types` takes: libphonenumber's number types.
     public static var numberTypeNames: [String] { NumberType.allCases.map(\.rawValue) }
@@ -49,6 +54,7 @@ public struct CompileOptions: Sendable {
     /// published; no stale temporaries are swept. The rejects list, when asked for, is written.
     public var check = false
 
+    /// Options for a compile to `output`, with every other setting at its default.
     public init(output: String) { self.output = output }
 }
 
@@ -63,6 +69,7 @@ public enum SourceSpec: Sendable {
     /// each kind reads its objects (objects without an action are blocking entries).
     case list(String)
 
+    /// The source's name as diagnostics give it (`<stdin>` for `-`).
     public var displayName: String {
         switch self {
         case .file(let path, _, _): return path == "-" ? "<stdin>" : path
@@ -86,7 +93,7 @@ public enum SourceSpec: Sendable {
 }
 
 /// The kinds of entry an index holds.
-public enum EntryKind: String, Sendable {
+package enum EntryKind: String, Sendable {
     case block
     case identify
     case allow

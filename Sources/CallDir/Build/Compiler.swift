@@ -15,7 +15,7 @@ public final class Compiler {
     private let log: DiagnosticLog
 
     /// The problems reported so far, by kind with their fixes (a failed compile's last line).
-    public var problemTally: ProblemTally { log.tally }
+    package var problemTally: ProblemTally { log.tally }
     private let onProgress: ((Int) -> Void)?
     let labels: LabelCollector
     /// Labels of range rows, numbered for range resolution; they become shared labels when
@@ -24,6 +24,9 @@ public final class Compiler {
     var summary: CompileSummary
     var rejects: RejectLog!
 
+    /// A compile with `options`: `onDiagnostic` receives each problem found in the input as it is
+    /// found, `onProgress` the rows read so far (every 65,536 rows). Throws when `country` is not a
+    /// calling code the normaliser knows.
     public init(options: CompileOptions, onDiagnostic: @escaping (Diagnostic) -> Void,
                 onProgress: ((Int) -> Void)? = nil) throws {
         self.options = options

@@ -1,9 +1,12 @@
 /// A problem found in an input list, located by source and line.
 public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// The input's name: a path, `<stdin>`, or `db.sqlite:SELECT ...`.
     public var source: String
+    /// The 1-based line (or SQLite row) the problem is on.
     public var line: Int
     /// Stable rule name: `entries-out-of-order`, `duplicate-entries`, or a reject reason.
     public var rule: String
+    /// What is wrong and how to fix it, for people.
     public var message: String
     /// The CallKit error this problem would cause on a device, when there is one.
     public var callKitError: Int?

@@ -3,33 +3,33 @@ import CallDirReader
 /// Problems a compile found, by kind, with the flag that addresses each: the compile's last
 /// line names the fix ("20 out of order: --sort accepts any order; 3 repeated: --dedupe
 /// collapses repeats"), and `--json` lists the same tallies.
-public struct ProblemTally: Sendable, Equatable {
+package struct ProblemTally: Sendable, Equatable {
     /// Problems by rule (`entries-out-of-order`, `duplicate-entries`, a reject reason).
-    public private(set) var counts: [String: Int] = [:]
+    package private(set) var counts: [String: Int] = [:]
     /// Some refused rows were 10 plain digits shaped like North American numbers, read
     /// without --country: the fix names --country.
-    public var sawNationalNumbers = false
+    package var sawNationalNumbers = false
 
-    public init() {}
+    package init() {}
 
-    public mutating func add(_ rule: String, count: Int = 1) { counts[rule, default: 0] += count }
+    package mutating func add(_ rule: String, count: Int = 1) { counts[rule, default: 0] += count }
 
-    public var total: Int { counts.values.reduce(0, +) }
+    package var total: Int { counts.values.reduce(0, +) }
 
     /// One kind of problem: what it is, how many, which rules, and the flag that fixes it.
-    public struct Kind: Sendable, Equatable {
-        public let name: String
-        public let count: Int
-        public let rules: [(String, Int)]
-        public let fix: String
+    package struct Kind: Sendable, Equatable {
+        package let name: String
+        package let count: Int
+        package let rules: [(String, Int)]
+        package let fix: String
 
-        public static func == (a: Kind, b: Kind) -> Bool {
+        package static func == (a: Kind, b: Kind) -> Bool {
             a.name == b.name && a.count == b.count && a.fix == b.fix && a.rules.elementsEqual(b.rules, by: ==)
         }
     }
 
     /// The kinds found, in the order a user fixes them (order, repeats, numbers, labels).
-    public var kinds: [Kind] {
+    package var kinds: [Kind] {
         var numbers: [(String, Int)] = []
         var labels: [(String, Int)] = []
         var others: [(String, Int)] = []
@@ -87,7 +87,7 @@ public struct ProblemTally: Sendable, Equatable {
 
     /// "20 out of order: --sort accepts any order; 3 not possible numbers (too-long 2,
     /// missing-country-code 1): --country reads national numbers, --skip-invalid leaves them out".
-    public var advice: String {
+    package var advice: String {
         let parts = kinds.map { kind -> String in
             var part = "\(kind.count) \(kind.name)"
             if kind.rules.count > 1 || (kind.name.hasPrefix("not") || kind.name.hasPrefix("with labels")) {
@@ -98,7 +98,7 @@ public struct ProblemTally: Sendable, Equatable {
         return parts.isEmpty ? "no problems" : parts.joined(separator: "; ")
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .array(kinds.map { kind in
             .object([
                 ("kind", .string(kind.name)),

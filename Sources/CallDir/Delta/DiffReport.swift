@@ -6,85 +6,85 @@ import CallDirWriter
 /// merge that feeds updates), plus a merge of the two range tables; memory is bounded
 /// whatever the sizes: the label-change counts are a bounded map (`LabelChangeCounter`),
 /// examples a few per item.
-public struct DiffReport: Sendable {
+package struct DiffReport: Sendable {
     /// One kind's device entries: numbers only NEW holds, only OLD holds, and (identification)
     /// numbers both hold whose label text changed. Ranges count by size. A device update
     /// removes `removed + relabeled` entries and adds `added + relabeled` (`simulate --from`).
-    public struct KindChanges: Sendable {
-        public var added: Int64 = 0
-        public var removed: Int64 = 0
-        public var relabeled: Int64 = 0
+    package struct KindChanges: Sendable {
+        package var added: Int64 = 0
+        package var removed: Int64 = 0
+        package var relabeled: Int64 = 0
         /// The first changed stretches, ascending (a single number is first == last).
-        public var addedExamples: [NumberRange] = []
-        public var removedExamples: [NumberRange] = []
+        package var addedExamples: [NumberRange] = []
+        package var removedExamples: [NumberRange] = []
         /// Identification: the label of each added example in NEW (a reviewer checks what
         /// callers will see), parallel to `addedExamples`; empty for blocking.
-        public var addedLabels: [String] = []
+        package var addedLabels: [String] = []
 
-        public var deviceRemovals: Int64 { removed + relabeled }
-        public var deviceAdditions: Int64 { added + relabeled }
+        package var deviceRemovals: Int64 { removed + relabeled }
+        package var deviceAdditions: Int64 { added + relabeled }
     }
 
     /// One kind's range records (as stored: merged, after the allowlist): a NEW range
     /// overlapping no OLD one is added, an OLD one overlapping no NEW one removed, a NEW range
     /// overlapping OLD ones without being one of them resized; same bounds, other label: relabeled.
-    public struct RangeChanges: Sendable {
-        public var added = 0
-        public var removed = 0
-        public var resized = 0
-        public var relabeled = 0
-        public var unchanged = 0
-        public var addedExamples: [NumberRange] = []
-        public var removedExamples: [NumberRange] = []
+    package struct RangeChanges: Sendable {
+        package var added = 0
+        package var removed = 0
+        package var resized = 0
+        package var relabeled = 0
+        package var unchanged = 0
+        package var addedExamples: [NumberRange] = []
+        package var removedExamples: [NumberRange] = []
         /// (an OLD range, the NEW range it overlaps)
-        public var resizedExamples: [(old: NumberRange, new: NumberRange)] = []
+        package var resizedExamples: [(old: NumberRange, new: NumberRange)] = []
     }
 
-    public struct LabelChange: Sendable {
-        public var from: String
-        public var to: String
-        public var numbers: Int64
-        public var examples: [Int64]
+    package struct LabelChange: Sendable {
+        package var from: String
+        package var to: String
+        package var numbers: Int64
+        package var examples: [Int64]
     }
 
-    public var oldPath: String
-    public var newPath: String
-    public var oldChecksum: UInt32
-    public var newChecksum: UInt32
-    public var blocking = KindChanges()
-    public var identification = KindChanges()
-    public var blockingRanges = RangeChanges()
-    public var identificationRanges = RangeChanges()
+    package var oldPath: String
+    package var newPath: String
+    package var oldChecksum: UInt32
+    package var newChecksum: UInt32
+    package var blocking = KindChanges()
+    package var identification = KindChanges()
+    package var blockingRanges = RangeChanges()
+    package var identificationRanges = RangeChanges()
     /// The most frequent label changes (OLD text -> NEW text), most numbers first.
-    public var topLabelChanges: [LabelChange] = []
+    package var topLabelChanges: [LabelChange] = []
     /// Distinct label changes seen (exact while at most `LabelChangeCounter.capacity`).
-    public var distinctLabelChanges = 0
+    package var distinctLabelChanges = 0
     /// True when more distinct label changes were seen than the counter keeps: the counts
     /// shown are then lower bounds.
-    public var labelChangesApproximate = false
-    public var oldDeviceEntries: Int64
-    public var newDeviceEntries: Int64
-    public var maxNumbers: Int64?
-    public var seconds = 0.0
+    package var labelChangesApproximate = false
+    package var oldDeviceEntries: Int64
+    package var newDeviceEntries: Int64
+    package var maxNumbers: Int64?
+    package var seconds = 0.0
 
     /// How many examples each item keeps, and how many label changes are shown.
-    public static let examples = 5
-    public static let labelExamples = 3
-    public static let topLabels = 10
+    package static let examples = 5
+    package static let labelExamples = 3
+    package static let topLabels = 10
     /// Distinct label changes counted at a time (`LabelChangeCounter`).
-    public static var labelChangeCapacity: Int { LabelChangeCounter.capacity }
+    package static var labelChangeCapacity: Int { LabelChangeCounter.capacity }
     /// A budget warning starts at this share of `--max-numbers`.
-    public static let budgetWarningShare = 0.9
+    package static let budgetWarningShare = 0.9
 
-    public enum BudgetState: String, Sendable { case none, ok, near, over }
+    package enum BudgetState: String, Sendable { case none, ok, near, over }
 
-    public var budgetState: BudgetState {
+    package var budgetState: BudgetState {
         guard let maxNumbers else { return .none }
         if newDeviceEntries > maxNumbers { return .over }
         return Double(newDeviceEntries) >= Double(maxNumbers) * Self.budgetWarningShare ? .near : .ok
     }
 
-    public static func make(old: CallDirIndex, new: CallDirIndex, maxNumbers: Int64? = nil) throws -> DiffReport {
+    package static func make(old: CallDirIndex, new: CallDirIndex, maxNumbers: Int64? = nil) throws -> DiffReport {
         let started = monotonicSeconds()
         var report = DiffReport(oldPath: old.path, newPath: new.path, oldChecksum: old.checksum, newChecksum: new.checksum,
                                 oldDeviceEntries: old.metadata.deviceEntries, newDeviceEntries: new.metadata.deviceEntries,

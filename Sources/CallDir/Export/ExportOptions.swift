@@ -1,5 +1,5 @@
 /// The list formats `Exporter` writes.
-public enum ExportFormat: String, CaseIterable, Sendable {
+package enum ExportFormat: String, CaseIterable, Sendable {
     /// One entry per line: blocking numbers, or `number<TAB>label`; ranges as `#` patterns
     /// where exact, else `FIRST-LAST`. Compiling it gives the same index.
     case text
@@ -26,14 +26,14 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 /// Which entries of the index an export takes.
-public enum ExportKind: String, CaseIterable, Sendable {
+package enum ExportKind: String, CaseIterable, Sendable {
     case block
     case identify
     case all
 }
 
 /// How ranges are written by the text and CSV formats.
-public enum ExportRanges: String, CaseIterable, Sendable {
+package enum ExportRanges: String, CaseIterable, Sendable {
     /// `#` patterns where a range is exactly one, else `FIRST-LAST`.
     case keep
     /// Every number of every range, one per line (for tools without ranges).
@@ -41,7 +41,7 @@ public enum ExportRanges: String, CaseIterable, Sendable {
 }
 
 /// Live Caller ID's `IdentityCategory`.
-public enum IdentityCategory: String, CaseIterable, Sendable {
+package enum IdentityCategory: String, CaseIterable, Sendable {
     case unspecified, person, business
 
     var number: UInt32 {
@@ -53,26 +53,26 @@ public enum IdentityCategory: String, CaseIterable, Sendable {
     }
 }
 
-public struct ExportOptions: Sendable {
-    public var format: ExportFormat
+package struct ExportOptions: Sendable {
+    package var format: ExportFormat
     /// Nil: both kinds for the formats that hold both, else the one kind the index has.
-    public var kind: ExportKind?
-    public var ranges: ExportRanges = .keep
+    package var kind: ExportKind?
+    package var ranges: ExportRanges = .keep
     /// Refuse an export that would list more numbers than this once ranges are expanded.
-    public var maxNumbers: Int64 = 10_000_000
+    package var maxNumbers: Int64 = 10_000_000
     /// The list's name (Saracroche `name`, the card or title of blocking entries).
-    public var name = "calldir"
+    package var name = "calldir"
     /// Live Caller ID `cache_expiry_minutes` of every identity (0: not set).
-    public var cacheExpiryMinutes: UInt32 = 0
+    package var cacheExpiryMinutes: UInt32 = 0
     /// Live Caller ID category of every identity.
-    public var category: IdentityCategory = .unspecified
+    package var category: IdentityCategory = .unspecified
 
-    public init(format: ExportFormat) { self.format = format }
+    package init(format: ExportFormat) { self.format = format }
 }
 
 /// What an export wrote.
-public struct ExportSummary: Sendable {
+package struct ExportSummary: Sendable {
     /// Rows, cards or protobuf rows written.
-    public var records = 0
-    public var bytes = 0
+    package var records = 0
+    package var bytes = 0
 }

@@ -7,20 +7,20 @@ import CallDirReader
 /// into a byte-identical index: numbers ascending, ranges as patterns or FIRST-LAST pieces
 /// (`RangeText`): a compile's label decisions depend only on the ascending entries and the
 /// ranges, not on the order of the rows.
-public struct Exporter {
-    public let index: CallDirIndex
-    public let options: ExportOptions
+package struct Exporter {
+    package let index: CallDirIndex
+    package let options: ExportOptions
     /// Most numbers vCard grouping holds in memory in one pass over the index.
     var vcardBatch = 1 << 20
 
-    public init(index: CallDirIndex, options: ExportOptions) {
+    package init(index: CallDirIndex, options: ExportOptions) {
         self.index = index
         self.options = options
     }
 
     /// Exports to `path` (published atomically), or to standard output for nil or `-`.
     /// Nothing is published on failure.
-    public func run(to path: String?) throws -> ExportSummary {
+    package func run(to path: String?) throws -> ExportSummary {
         let kind = try resolvedKind()
         if options.format.expandsRanges || options.ranges == .expand { try checkBudget(kind) }
         let out = try ExportOutput(path: path)

@@ -27,7 +27,7 @@ public enum InputFormat: String, CaseIterable, Sendable {
 /// one error that names what it looks like, so no row of it is ever echoed.
 /// Only the first 4 KiB are examined; the bytes looked at are read again by the parser, so
 /// detection works on stdin. The file is opened here: a missing file fails at once.
-public func openSource(path: String, format: InputFormat = .auto,
+package func openSource(path: String, format: InputFormat = .auto,
                        options: TextListOptions = .init()) throws -> any EntrySource {
     try makeSource(origin: InputOrigin(path: path), format: format, options: options)
 }

@@ -14,14 +14,14 @@ import CallDirReader
 /// An object's `action` (`block` or `identify`, any case) says which kind it belongs to: a
 /// source read for one kind yields the objects of that kind and those without an action, and
 /// skips the others; `actions` nil (allowlists) ignores it. Another action is an error.
-public struct JSONListSource: EntrySource {
-    public let name: String
+package struct JSONListSource: EntrySource {
+    package let name: String
     private let origin: InputOrigin
     /// The kind whose rows are read, and whether objects without an action count as it.
     let actions: (kind: EntryKind, takesUnmarked: Bool)?
 
     /// Opens the JSON list at `path` (`-` is standard input; gzip is decompressed).
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.init(origin: try InputOrigin(path: path))
     }
 
@@ -31,7 +31,7 @@ public struct JSONListSource: EntrySource {
         self.actions = actions
     }
 
-    public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
         try JSONListParser(cursor: ByteCursor(source: stream), actions: actions).parse(body)

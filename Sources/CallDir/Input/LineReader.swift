@@ -94,7 +94,7 @@ struct LineReader {
 /// Calls `body(line, lineNumber)` for every line of `path` (`-` is standard input), with LF or
 /// CRLF removed and gzip decompressed, as the list readers see them. The view is valid only
 /// during the call. For tools that read numbers a line at a time (`calldir lookup -`).
-public func forEachLine(ofFile path: String, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+package func forEachLine(ofFile path: String, _ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
     let stream = try InputOrigin(path: path).openStream()
     defer { stream.close() }
     try LineReader(stream: stream).forEachLine(body)

@@ -10,12 +10,12 @@ import CallDirReader
 /// E.164 numbers already. A bare `<string>` or `<integer>` in the array is a number without
 /// label. The row's line is the line of the `<dict>`. Binary plists (`bplist00`) are refused
 /// with the command that converts them. Memory: one dict's wanted values.
-public struct PlistListSource: EntrySource {
-    public let name: String
+package struct PlistListSource: EntrySource {
+    package let name: String
     private let origin: InputOrigin
 
     /// Opens the plist at `path` (`-` is standard input; gzip is decompressed).
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.init(origin: try InputOrigin(path: path))
     }
 
@@ -24,7 +24,7 @@ public struct PlistListSource: EntrySource {
         self.name = origin.name
     }
 
-    public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
         try PlistListParser(cursor: ByteCursor(source: stream)).parse(body)

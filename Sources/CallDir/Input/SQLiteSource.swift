@@ -8,14 +8,14 @@ import CallDirReader
 /// with its row number). Column 1, if the query has one, is the label (NULL or empty: none).
 /// A row's `line` is its 1-based position in the result. A missing database file is an error,
 /// never a new empty database. SQLite does its own file I/O, outside `InputFile`.
-public struct SQLiteSource: EntrySource {
-    public let path: String
-    public let query: String
+package struct SQLiteSource: EntrySource {
+    package let path: String
+    package let query: String
 
     /// `PATH:QUERY`, how diagnostics name this source.
-    public var name: String { path + ":" + query }
+    package var name: String { path + ":" + query }
 
-    public init(path: String, query: String) {
+    package init(path: String, query: String) {
         self.path = path
         self.query = query
     }
@@ -23,7 +23,7 @@ public struct SQLiteSource: EntrySource {
     /// Parses `PATH:QUERY`, e.g. `blocked.sqlite:SELECT number, name FROM calls`. The split is at
     /// the first `:` followed (after optional spaces) by `SELECT` or `WITH` in any case, so paths
     /// may contain colons.
-    public init(spec: String) throws {
+    package init(spec: String) throws {
         let bytes = Array(spec.utf8)
         for (index, byte) in bytes.enumerated() where byte == 0x3A && index > 0 {
             var start = index + 1
@@ -54,7 +54,7 @@ public struct SQLiteSource: EntrySource {
         return !isIdentifier
     }
 
-    public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }  // harmless on nil; also frees a handle from a failed open
         let opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil)

@@ -12,6 +12,7 @@ public struct SourceRow {
     /// The label field as UTF-8 bytes, or nil when the row has none.
     public var label: UnsafeRawBufferPointer?
 
+    /// A row whose buffers stay valid only while the callback that receives it runs.
     public init(line: Int, number: UnsafeRawBufferPointer, label: UnsafeRawBufferPointer?) {
         self.line = line
         self.number = number
@@ -20,7 +21,7 @@ public struct SourceRow {
 }
 
 /// Anything that yields rows in source order: a text file, CSV, vCard, SQLite query...
-public protocol EntrySource {
+package protocol EntrySource {
     /// How diagnostics name this source: a path, `<stdin>`, or `db.sqlite:SELECT ...`.
     var name: String { get }
     /// Calls `body` once per row, in order. Throws `CallDirError` for unreadable input.

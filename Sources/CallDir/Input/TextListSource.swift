@@ -10,6 +10,7 @@ public struct TextListOptions: Sendable, Equatable {
     /// `caller`, or no label if the header has none of them.
     public var labelColumn: String?
 
+    /// Columns by header name; nil picks the usual names.
     public init(numberColumn: String? = nil, labelColumn: String? = nil) {
         self.numberColumn = numberColumn
         self.labelColumn = labelColumn
@@ -31,13 +32,13 @@ public struct TextListOptions: Sendable, Equatable {
 /// without header whose first line has `;` and no comma is split at `;` throughout.
 /// A label field that is present but empty is an empty label (`empty-label` for identification);
 /// a line without the label field has no label (nil: `missing-label`).
-public struct TextListSource: EntrySource {
-    public let name: String
-    public let options: TextListOptions
+package struct TextListSource: EntrySource {
+    package let name: String
+    package let options: TextListOptions
     private let origin: InputOrigin
 
     /// Opens the list at `path` (`-` is standard input; gzip is decompressed).
-    public init(path: String, options: TextListOptions = .init()) throws {
+    package init(path: String, options: TextListOptions = .init()) throws {
         self.init(origin: try InputOrigin(path: path), options: options)
     }
 
@@ -47,7 +48,7 @@ public struct TextListSource: EntrySource {
         self.options = options
     }
 
-    public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             var sink = ClosureRowSink(body: body)
             try forEachRow(into: &sink)

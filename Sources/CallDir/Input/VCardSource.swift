@@ -11,12 +11,12 @@ import CallDirReader
 /// parameters (`tel:+1-555-555-0100;ext=5` gives `+1-555-555-0100`). `FN` and `ORG` values are
 /// unescaped (`\,` `\;` `\\` `\n`). Properties outside cards are ignored. vCard 2.1
 /// quoted-printable values are not decoded. Memory: one card's numbers and labels.
-public struct VCardSource: EntrySource {
-    public let name: String
+package struct VCardSource: EntrySource {
+    package let name: String
     private let origin: InputOrigin
 
     /// Opens the vCard file at `path` (`-` is standard input; gzip is decompressed).
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.init(origin: try InputOrigin(path: path))
     }
 
@@ -25,7 +25,7 @@ public struct VCardSource: EntrySource {
         self.name = origin.name
     }
 
-    public func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
         let stream = try origin.openStream()
         defer { stream.close() }
         let parser = VCardParser(name: name, buffers: stream.buffers)

@@ -1,10 +1,10 @@
 import CallDirReader
 
 extension CompileSummary {
-    public var json: JSONValue { json(ok: true) }
+    package var json: JSONValue { json(ok: true) }
 
     /// The summary, with `ok` first so a script tells success from failure by one field.
-    public func json(ok: Bool) -> JSONValue {
+    package func json(ok: Bool) -> JSONValue {
         .object([
             ("ok", .bool(ok)),
             ("output", .string(output)),

@@ -4,7 +4,7 @@
 /// extension loads (exact numbers plus every number a range covers, each number once).
 
 /// 1234567 -> "1,234,567".
-public func formatCount<T: BinaryInteger>(_ n: T) -> String {
+package func formatCount<T: BinaryInteger>(_ n: T) -> String {
     let digits = String(n)
     var out = ""
     for (i, c) in digits.enumerated() {
@@ -15,17 +15,17 @@ public func formatCount<T: BinaryInteger>(_ n: T) -> String {
 }
 
 /// "1 range", "2 ranges", "1,000 numbers". `plural` defaults to `singular` + "s".
-public func counted<T: BinaryInteger>(_ n: T, _ singular: String, _ plural: String? = nil) -> String {
+package func counted<T: BinaryInteger>(_ n: T, _ singular: String, _ plural: String? = nil) -> String {
     "\(formatCount(n)) \(n == 1 ? singular : plural ?? singular + "s")"
 }
 
 /// "15 numbers, 374 ranges (15,004,219 device entries)".
-public func sizeText(numbers: Int, ranges: Int, deviceEntries: Int64) -> String {
+package func sizeText(numbers: Int, ranges: Int, deviceEntries: Int64) -> String {
     "\(counted(numbers, "number")), \(counted(ranges, "range")) (\(counted(deviceEntries, "device entry", "device entries")))"
 }
 
 /// `value` with exactly `places` decimals.
-public func formatFixed(_ value: Double, _ places: Int) -> String {
+package func formatFixed(_ value: Double, _ places: Int) -> String {
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
     let rounded = (value * scale).rounded() / scale

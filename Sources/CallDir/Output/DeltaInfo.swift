@@ -2,7 +2,7 @@ import CallDirReader
 import CallDirPatch
 
 extension DeltaSummary {
-    public var infoJSON: JSONValue {
+    package var infoJSON: JSONValue {
         .object([
             ("path", .string(path)),
             ("oldChecksum", .string(hex(oldChecksum))),
@@ -21,7 +21,7 @@ extension DeltaSummary {
 }
 
 extension DeltaFile {
-    public var infoJSON: JSONValue {
+    package var infoJSON: JSONValue {
         guard case .object(var members) = summary.infoJSON else { return summary.infoJSON }
         members.removeAll { $0.0 == "seconds" }
         members.insert(("kind", .string("delta")), at: 1)
@@ -32,7 +32,7 @@ extension DeltaFile {
         return .object(members)
     }
 
-    public var infoText: String {
+    package var infoText: String {
         let s = summary
         var lines = [
             "delta            \(path)",

@@ -5,21 +5,21 @@ import CallDirReader
 
 extension CallDirIndex {
     /// "N numbers, M ranges (K device entries)", both kinds together.
-    public var sizeText: String {
+    package var sizeText: String {
         CallDir.sizeText(numbers: blockedCount + identifiedCount, ranges: blockedRangeCount + identifiedRangeCount,
                          deviceEntries: metadata.deviceEntries)
     }
 
     /// Stored entries (both kinds) per file byte.
-    public var bytesPerEntry: Double {
+    package var bytesPerEntry: Double {
         let entries = blockedCount + identifiedCount
         return entries == 0 ? 0 : Double(file.bytes.count) / Double(entries)
     }
 
-    public var infoJSON: JSONValue { infoJSON(types: nil) }
+    package var infoJSON: JSONValue { infoJSON(types: nil) }
 
     /// `inspect --json`, with the counts per type when computed (`IndexTypeCounts`).
-    public func infoJSON(types: IndexTypeCounts?) -> JSONValue {
+    package func infoJSON(types: IndexTypeCounts?) -> JSONValue {
         let m = metadata
         return .object([
             ("path", .string(path)),
@@ -57,10 +57,10 @@ extension CallDirIndex {
         return " (\(roundedText(bytesPerEntry)) bytes/number)"
     }
 
-    public var infoText: String { infoText(types: nil) }
+    package var infoText: String { infoText(types: nil) }
 
     /// `inspect`, with the counts per type when computed (`IndexTypeCounts`).
-    public func infoText(types: IndexTypeCounts?) -> String {
+    package func infoText(types: IndexTypeCounts?) -> String {
         let m = metadata
         var lines = [
             "index            \(path)",

@@ -5,15 +5,15 @@ import CallDirReader
 /// belongs to a number, and the tables are the generator's, not the index's), so they are
 /// computed here from `CallDirNumberTypes`' DFAs, tens of millions of numbers a second.
 /// Numbers stored one by one only: a range is not typed (one range may span several types).
-public struct IndexTypeCounts: Sendable {
+package struct IndexTypeCounts: Sendable {
     /// Stored numbers (blocking and identification; a number in both counts twice) by type,
     /// in `NumberType.allCases` order, types with none left out.
-    public let byType: [(type: NumberType, count: Int)]
+    package let byType: [(type: NumberType, count: Int)]
     /// Stored numbers libphonenumber's `is_valid_number` calls invalid.
-    public let invalid: Int
+    package let invalid: Int
 
     /// Counts every number stored one by one. Throws on a damaged block, as `export` does.
-    public init(_ index: CallDirIndex) throws {
+    package init(_ index: CallDirIndex) throws {
         var counts = [Int](repeating: 0, count: NumberType.allCases.count)
         var invalid = 0
         func count(_ number: Int64) {
@@ -27,12 +27,12 @@ public struct IndexTypeCounts: Sendable {
     }
 
     /// `"numbersByType": {"fixed-line": 12, ..., "invalid": 3}` for `inspect --json`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(byType.map { ($0.type.rawValue, .int(Int64($0.count))) } + [("invalid", .int(Int64(invalid)))])
     }
 
     /// `types            fixed-line 12, mobile 30, invalid 3 (numbers stored one by one)`.
-    public var text: String {
+    package var text: String {
         let parts = byType.map { "\($0.type.rawValue) \(formatCount($0.count))" } + ["invalid \(formatCount(invalid))"]
         return "types            " + parts.joined(separator: ", ") + " (numbers stored one by one; ranges are not typed)"
     }

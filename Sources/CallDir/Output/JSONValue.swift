@@ -3,7 +3,7 @@ import CallDirReader
 
 /// A minimal JSON value and writer, so the CLI and the daemon print the same shapes without
 /// pulling Foundation into the core.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -12,15 +12,15 @@ public enum JSONValue: Sendable, Equatable {
     case bool(Bool)
     case null
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.rendered() == b.rendered() }
+    package static func == (a: JSONValue, b: JSONValue) -> Bool { a.rendered() == b.rendered() }
 
-    public func rendered() -> String {
+    package func rendered() -> String {
         var out = ""
         render(into: &out)
         return out
     }
 
-    public func render(into out: inout String) {
+    package func render(into out: inout String) {
         switch self {
         case .object(let members):
             out += "{"
@@ -57,7 +57,7 @@ public enum JSONValue: Sendable, Equatable {
 extension LookupResult {
     /// The JSON shape shared by `calldir lookup --json` and the daemon (which put `input`
     /// before it).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("valid", .bool(true)),
             ("number", .string("+\(number)")),
@@ -75,5 +75,5 @@ extension LookupResult {
 }
 
 extension NumberRange {
-    public var json: JSONValue { .object([("first", .int(first)), ("last", .int(last))]) }
+    package var json: JSONValue { .object([("first", .int(first)), ("last", .int(last))]) }
 }

@@ -21,7 +21,9 @@
 /// outcome. When CallKit calls the delegate's `requestFailed(for:withError:)`, call
 /// `stop()`: feeding ends within a few thousand entries and no checkpoint is written.
 public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `stopped` and `record` are guarded by `lock`
+    /// The App Group folder the index, the records and the user's layer are read from.
     public let folder: SharedFolder
+    /// Entries one request feeds at most (CallKit's cap is 1,999,999).
     public let requestSize: Int
     /// How to resolve the user's layer (nil: the list alone).
     public let personal: PersonalSettings?
@@ -30,6 +32,8 @@ public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `sto
     /// This request's record as last written (its number and size; its checkpoint once fed).
     private var record: LoadRecord?
 
+    /// A request over `folder` feeding at most `requestSize` entries, with the user's layer
+    /// resolved by `personal` (nil: the list alone).
     public init(folder: SharedFolder, requestSize: Int = DeviceLoader.defaultRequestSize, personal: PersonalSettings? = nil) {
         self.folder = folder
         self.requestSize = requestSize
@@ -106,6 +110,7 @@ public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `sto
     /// Call from the delegate's `requestFailed(for:withError:)`: feeding stops.
     public func stop() { lock.withLock { stopped = true } }
 
+    /// Whether `stop()` was called: feeding ends at the next check.
     public var isStopped: Bool { lock.withLock { stopped } }
 }
 

@@ -31,16 +31,18 @@ extension ContactsSource {
 /// contacts do not need. Same rules for what it reads: folded lines are unfolded, property
 /// names are case-insensitive and may carry a group (`item1.TEL`), parameters are skipped,
 /// a `tel:` prefix and its URI parameters (`;ext=5`) are removed.
-public struct VCardContacts: ContactsSource {
-    public let path: String
+package struct VCardContacts: ContactsSource {
+    /// The vCard file read (the App Group's `contacts.vcf`).
+    package let path: String
     /// Files larger than this are refused (a phone's contacts are a few MiB at most).
-    public static let sizeLimit = 64 << 20
+    package static let sizeLimit = 64 << 20
 
-    public init(path: String) {
+    /// The contacts of the vCard file at `path`; nothing is read until they are asked for.
+    package init(path: String) {
         self.path = path
     }
 
-    public func forEachPhoneNumber(_ body: (String) throws -> Void) throws {
+    package func forEachPhoneNumber(_ body: (String) throws -> Void) throws {
         guard let bytes = try SharedFolder(path: ".").read(path, limit: Self.sizeLimit) else {
             throw CallDirError(.io, "no such file", path: path)
         }

@@ -30,9 +30,11 @@ public struct DeviceLoader {
     /// 4.5 s on a device (~220k entries/s measured) and a miscount can never reach the cap.
     public static let defaultRequestSize = 1_000_000
 
+    /// The index to load (the one the device is to hold).
     public let index: CallDirIndex
     /// The index an update starts from (the one the device held), or nil: complete loads only.
     public let previous: CallDirIndex?
+    /// Entries one request feeds at most.
     public let requestSize: Int
     /// The user's layer and contacts, applied to every entry fed (nil: the list as it is).
     public let overlay: PersonalOverlay?
@@ -161,13 +163,17 @@ public struct DeviceLoader {
 
 /// What one request fed, and the checkpoint to commit once CallKit reports it succeeded.
 public struct LoadStep: Equatable, Sendable {
+    /// Whether the request replaced every entry or sent changes only.
     public var kind: RequestKind
     /// Entries added, per kind.
     public var blockingEntries = 0
+    /// Identification entries added.
     public var identificationEntries = 0
     /// Entries removed, per kind (updates only).
     public var blockingRemovals = 0
+    /// Identification entries removed (updates only).
     public var identificationRemovals = 0
+    /// Where the device stands once CallKit accepts this request's entries.
     public var checkpoint: LoadCheckpoint
 
     @usableFromInline

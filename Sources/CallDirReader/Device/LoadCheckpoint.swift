@@ -26,9 +26,11 @@ public struct LoadCheckpoint: Equatable, Sendable {
     public var update: Update?
     /// The last number fed per kind (0: none yet); in an update, both hold the span's end.
     public var lastBlockingNumber: Int64 = 0
+    /// The last identification number fed (0: none yet).
     public var lastIdentificationNumber: Int64 = 0
     /// True once every entry of the kind has been fed.
     public var blockingFinished = false
+    /// True once every identification entry has been fed.
     public var identificationFinished = false
     /// Entries fed so far by the requests this checkpoint covers, both kinds.
     public var entriesLoaded: Int64 = 0
@@ -76,11 +78,14 @@ public struct LoadCheckpoint: Equatable, Sendable {
     public struct Update: Equatable, Sendable {
         /// The checksum and size of the index the device held completely before the update.
         public var fromChecksum: UInt32
+        /// The size in bytes of that index.
         public var fromByteCount: Int64
         /// The overlay the device held with it (0: none). A change of the layer alone is an
         /// update from the same index.
         public var fromOverlayDigest: UInt64
 
+        /// An update from the index of `fromChecksum` and `fromByteCount`, held with the overlay
+        /// of `fromOverlayDigest` (0: none).
         public init(fromChecksum: UInt32, fromByteCount: Int64, fromOverlayDigest: UInt64 = 0) {
             self.fromChecksum = fromChecksum
             self.fromByteCount = fromByteCount

@@ -12,12 +12,16 @@
 /// - `requestSize`: the entries per request the app asks for (0: the extension's own); the app
 ///   halves it after a kill or an expiry and keeps it in the committed record.
 public struct LoadRecord: Equatable, Sendable {
+    /// The request that wrote the record, one above every record the extension found.
     public var generation: UInt64
     /// What the device holds after the request (nil: nothing known, start over).
     public var checkpoint: LoadCheckpoint?
+    /// True once the extension saw CallKit accept the request's entries.
     public var confirmed: Bool
+    /// Entries per request the app asks for (0: the extension's own).
     public var requestSize: UInt32
 
+    /// A record of request `generation`; see the type for what each field means.
     public init(generation: UInt64, checkpoint: LoadCheckpoint?, confirmed: Bool = false, requestSize: UInt32 = 0) {
         self.generation = generation
         self.checkpoint = checkpoint

@@ -9,20 +9,26 @@
 /// The request removes (blocking, then identification), then adds (blocking, then
 /// identification), each ascending: one switch from removing to adding, and a relabelled
 /// number's removal and re-addition land in the same request.
-public struct PersonalChange {
-    public struct Entry: Equatable, Sendable {
-        public var number: Int64
-        public var label: String  // "" for blocking entries and removals
+package struct PersonalChange {
+    /// One entry the change removes or adds.
+    package struct Entry: Equatable, Sendable {
+        /// The number as CallKit takes it: E.164 digits as an integer.
+        package var number: Int64
+        /// The identification label; empty for blocking entries and removals.
+        package var label: String  // "" for blocking entries and removals
     }
 
     /// Per kind, what leaves and what comes.
-    public private(set) var removals: [DeviceEntryKind: [Entry]] = [:]
-    public private(set) var additions: [DeviceEntryKind: [Entry]] = [:]
+    package private(set) var removals: [DeviceEntryKind: [Entry]] = [:]
+    /// Per kind, what the request adds.
+    package private(set) var additions: [DeviceEntryKind: [Entry]] = [:]
 
     /// Changed entries, removals plus additions, both kinds.
-    public var count: Int { (Array(removals.values) + Array(additions.values)).reduce(0) { $0 + $1.count } }
+    package var count: Int { (Array(removals.values) + Array(additions.values)).reduce(0) { $0 + $1.count } }
 
-    public init(index: CallDirIndex, from old: PersonalOverlay, to new: PersonalOverlay) throws {
+    /// The change that brings a device holding `index` ⊕ `old` to `index` ⊕ `new`. Throws
+    /// when the index cannot be read.
+    package init(index: CallDirIndex, from old: PersonalOverlay, to new: PersonalOverlay) throws {
         for kind in DeviceEntryKind.allCases {
             removals[kind] = try Self.entries(PersonalDeltaStream(index: index, old: old, new: new, kind: kind, removals: true))
             additions[kind] = try Self.entries(PersonalDeltaStream(index: index, old: old, new: new, kind: kind, removals: false))
@@ -43,7 +49,7 @@ public struct PersonalChange {
 
     /// Feeds the change as one incremental request. The caller checked `context.isIncremental`
     /// (a complete request would empty the store: send list ⊕ new through `DeviceLoader`).
-    public func feed<C: CallDirectoryContext>(into context: C) {
+    package func feed<C: CallDirectoryContext>(into context: C) {
         for e in removals[.blocking] ?? [] { context.removeBlockingEntry(withPhoneNumber: e.number) }
         for e in removals[.identification] ?? [] { context.removeIdentificationEntry(withPhoneNumber: e.number) }
         for e in additions[.blocking] ?? [] { context.addBlockingEntry(withNextSequentialPhoneNumber: e.number) }

@@ -1,6 +1,7 @@
 /// What the app and its extension both need to resolve the user's layer the same way: the
 /// phone's region (for numbers written nationally) and the clock (allowances expire).
 public struct PersonalSettings: Sendable {
+    /// Reads the user's numbers as the phone's region writes them.
     public let normalizer: NumberNormalizer
     /// Unix seconds now; tests give their own.
     public let clock: @Sendable () -> Int64
@@ -21,6 +22,7 @@ public struct PersonalSettings: Sendable {
 /// - `overlay-DIGEST.txt`: each overlay a load applied (`PersonalOverlay.resolvedLayer`), kept
 ///   while the device may hold it: the base from which a change of the layer is sent.
 extension SharedFolder {
+    /// Where the app leaves the contacts' numbers for the extension (`contacts.vcf`).
     public var contactsPath: String { path + "/contacts.vcf" }
 
     /// Where the overlay of `digest` is kept (16 hex digits).

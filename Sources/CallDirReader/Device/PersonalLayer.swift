@@ -16,12 +16,16 @@
 /// phone's region for national numbers); `;` never occurs in a number, so it separates the
 /// expiry (`until` Unix seconds, UTC) or the label text.
 public struct PersonalLayer: Equatable, Sendable {
+    /// The first line of `personal.txt`, naming the format and its version.
     public static let header = "calldir-personal 1"
 
     /// Numbers never blocked nor relabelled, until `expiry` (Unix seconds; nil: for good).
     public struct Allowance: Equatable, Sendable {
+        /// The numbers allowed (one, a `#` pattern or a range).
         public var numbers: NumberRange
+        /// When the allowance ends, in Unix seconds (nil: never).
         public var expiry: Int64?
+        /// Allows `numbers` until `expiry` (nil: for good).
         public init(_ numbers: NumberRange, expiry: Int64? = nil) {
             self.numbers = numbers
             self.expiry = expiry
@@ -30,18 +34,25 @@ public struct PersonalLayer: Equatable, Sendable {
 
     /// The user's own label for `numbers`.
     public struct Label: Hashable, Sendable {
+        /// The numbers the label applies to.
         public var numbers: NumberRange
+        /// The label CallKit shows for them.
         public var text: String
+        /// Labels `numbers` with `text`.
         public init(_ numbers: NumberRange, text: String) {
             self.numbers = numbers
             self.text = text
         }
     }
 
+    /// Numbers the user allows (never blocked nor relabelled while the allowance lasts).
     public var allowed: [Allowance]
+    /// Numbers the user blocks, whatever the list says.
     public var blocked: [NumberRange]
+    /// The user's own labels, over the list's.
     public var labels: [Label]
 
+    /// A layer of these rules (empty by default).
     public init(allowed: [Allowance] = [], blocked: [NumberRange] = [], labels: [Label] = []) {
         self.allowed = allowed
         self.blocked = blocked

@@ -123,6 +123,7 @@ public struct SharedFolder: Sendable {
         if case .failure(let error) = Syscalls.unlink(file), !error.isNoSuchFile { throw Self.ioError("cannot remove", file, error) }
     }
 
+    /// Whether `file` exists.
     public func exists(_ file: String) -> Bool { Syscalls.exists(file) }
 
     /// Writes `file` through `AtomicPublish`: a temporary beside it (in `file`'s own folder,

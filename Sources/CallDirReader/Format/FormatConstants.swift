@@ -1,14 +1,15 @@
 /// Constants of the index file format. FORMAT.md at the repository root is the normative
 /// description; a change here changes the spec, the version and the golden fixture together.
-public enum IndexFormat {
+package enum IndexFormat {
     /// "CALLDIR" followed by 0x1A (stops `type`/`cat` on some systems, flags text-mode damage).
     package static let magic: [UInt8] = [0x43, 0x41, 0x4C, 0x4C, 0x44, 0x49, 0x52, 0x1A]
     /// "CDIRTAIL": last 8 bytes of every complete file.
     package static let trailerMagic: [UInt8] = [0x43, 0x44, 0x49, 0x52, 0x54, 0x41, 0x49, 0x4C]
 
     /// The version this calldir writes. Minor versions only add optional sections.
-    public static let majorVersion: UInt16 = 3
-    public static let minorVersion: UInt16 = 0
+    package static let majorVersion: UInt16 = 3
+    /// The minor version this calldir writes (readers ignore optional sections they do not know).
+    package static let minorVersion: UInt16 = 0
     /// Major versions it reads: 2 differs from 3 only in label blocks without a step table.
     package static let readableMajorVersions: ClosedRange<UInt16> = 2...3
 
@@ -33,7 +34,7 @@ public enum IndexFormat {
     package static let blockDataPadding = 8
 
     /// Longest label, in UTF-8 bytes. CallKit documents no limit; a lock screen shows ~40.
-    public static let maxLabelBytes = 255
+    package static let maxLabelBytes = 255
 }
 
 /// Section kinds. The `indexKinds` appear exactly once in a version 2 file; the directory

@@ -77,7 +77,7 @@ public struct IndexMetadata: Equatable, Sendable {
 }
 
 /// calldir's version, as `--version` and an index's generator say it.
-public enum CallDirVersion {
+package enum CallDirVersion {
     /// The version, `MAJOR.MINOR.PATCH`.
-    public static let string = "0.3.0"
+    package static let string = "0.3.0"
 }

@@ -9,7 +9,7 @@
 /// Switzerland, `8` for +7, `06` for +36, `1` for +1) the prefix is removed and the calling
 /// code put in its place; without one (Italy, Spain, Denmark...), leading zeros are part of
 /// the number and the calling code is simply prepended (`06 1234 5678` is `+39 06 1234 5678`).
-public enum CountryTable {
+package enum CountryTable {
     /// One calling code's rules as the generator writes them.
     struct Row {
         let code: Int
@@ -50,17 +50,17 @@ public enum CountryTable {
     static func row(_ code: Int) -> Row? { rows.first { $0.code == code } }
 
     /// Whether a country uses the calling code.
-    public static func exists(_ code: Int) -> Bool { (0..<1000).contains(code) && rules[code] != 0 }
+    package static func exists(_ code: Int) -> Bool { (0..<1000).contains(code) && rules[code] != 0 }
 
     /// The calling code of an ISO 3166 region (`CH` -> 41, `US` -> 1), any case.
-    public static func callingCode(forRegion region: String) -> Int? {
+    package static func callingCode(forRegion region: String) -> Int? {
         let upper = region.uppercased()
         return regions.first { $0.0 == upper }?.1
     }
 
     /// A `--country` value: a calling code some country uses (`41`, `+41`) or an ISO 3166
     /// region (`CH`); nil for anything else.
-    public static func callingCode(parsing text: String) -> Int? {
+    package static func callingCode(parsing text: String) -> Int? {
         let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
         if let code = Int(digits), !digits.isEmpty, digits.utf8.allSatisfy({ $0 &- 0x30 < 10 }) {
             return exists(code) ? code : nil
@@ -69,7 +69,7 @@ public enum CountryTable {
     }
 
     /// The calling code an E.164 number starts with, when a country uses it.
-    public static func callingCode(ofE164 number: Int64) -> Int? {
+    package static func callingCode(ofE164 number: Int64) -> Int? {
         guard number >= 100 else { return nil }
         var head = number
         while head >= 1_000 { head /= 10 }  // the first 3 digits
@@ -83,28 +83,28 @@ public enum CountryTable {
     }
 
     /// The regions that share a calling code (`41` -> ["CH"]), for messages.
-    public static func regionNames(_ code: Int) -> [String] { regions.filter { $0.1 == code }.map(\.0).sorted() }
+    package static func regionNames(_ code: Int) -> [String] { regions.filter { $0.1 == code }.map(\.0).sorted() }
 
     /// The possible national lengths of a code, ascending.
-    public static func nationalLengths(_ code: Int) -> [Int] {
+    package static func nationalLengths(_ code: Int) -> [Int] {
         guard exists(code) else { return [] }
         return (0..<20).filter { rules[code] >> UInt32($0) & 1 == 1 }
     }
 
     /// The digits a national number of this code may start with.
-    public static func leadingDigits(_ code: Int) -> [Int] {
+    package static func leadingDigits(_ code: Int) -> [Int] {
         guard exists(code) else { return [] }
         return (0..<10).filter { rules[code] >> UInt32(20 + $0) & 1 == 1 }
     }
 
     /// The trunk prefix (`"0"`, `"8"`, `"06"`, `"1"`), nil when numbers have none.
-    public static func trunkPrefix(_ code: Int) -> String? {
+    package static func trunkPrefix(_ code: Int) -> String? {
         guard let prefix = row(code)?.trunkPrefix, !prefix.isEmpty else { return nil }
         return prefix
     }
 
     /// The international prefixes dialled in that country before a foreign number.
-    public static func internationalPrefixes(_ code: Int) -> [String] { row(code)?.internationalPrefixes ?? [] }
+    package static func internationalPrefixes(_ code: Int) -> [String] { row(code)?.internationalPrefixes ?? [] }
 
     /// The international prefixes of every code (and `00` for no code, key 0) as the
     /// normaliser reads them: immortal memory, no reference counting in the hot path.
@@ -119,7 +119,7 @@ public enum CountryTable {
     static let noCountryPrefixes = PrefixList(["00"])
 
     /// "6 to 10 or 12": a list of lengths for messages.
-    public static func describeLengths(_ lengths: [Int]) -> String {
+    package static func describeLengths(_ lengths: [Int]) -> String {
         var spans: [String] = []
         var i = 0
         while i < lengths.count {

@@ -3,20 +3,20 @@
 /// CallKit's `CXCallDirectoryPhoneNumber` is a signed 64-bit integer holding the country
 /// calling code followed by the national number: E.164 digits without '+'. The integer is
 /// always built from the full digit string, so leading zeros of the national part survive.
-public enum E164 {
+package enum E164 {
     /// E.164 allows at most 15 digits.
-    public static let maxDigits = 15
+    package static let maxDigits = 15
     /// The shortest possible international number (country code + subscriber number).
-    public static let minDigits = 7
+    package static let minDigits = 7
     /// CallKit treats 0 as a duplicate and Int64.max as out of range.
-    public static let validValues: ClosedRange<Int64> = 1...(Int64.max - 1)
+    package static let validValues: ClosedRange<Int64> = 1...(Int64.max - 1)
     /// The largest number of at most `maxDigits` digits: no list yields more, so a stored
     /// range ending past it is damage.
-    public static let largestNumber: Int64 = 999_999_999_999_999
+    package static let largestNumber: Int64 = 999_999_999_999_999
 
     /// Number of decimal digits of a positive value.
     @inlinable
-    public static func digitCount(_ value: Int64) -> Int {
+    package static func digitCount(_ value: Int64) -> Int {
         var n = 1
         var v = value / 10
         while v > 0 { n += 1; v /= 10 }

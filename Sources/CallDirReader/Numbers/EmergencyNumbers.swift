@@ -13,7 +13,7 @@
 ///   an emergency service's call could cost a life.
 /// Emergency numbers are too short to be E.164 numbers, so they can never be in an index:
 /// only the invalid-number paths (`--invalid`, a refused row) ask this.
-public enum EmergencyNumbers {
+package enum EmergencyNumbers {
     struct Row {
         let region: String
         let code: Int
@@ -34,13 +34,13 @@ public enum EmergencyNumbers {
 
     /// Whether `digits` (as dialled) is an emergency number of a region using calling code
     /// `country`, or of any region when `country` is nil.
-    public static func contains(_ digits: String, country: Int?) -> Bool {
+    package static func contains(_ digits: String, country: Int?) -> Bool {
         byCode[country ?? 0]?.contains(digits) ?? false
     }
 
     /// The regions (ISO 3166) where `digits` is an emergency number, limited to those using
     /// calling code `country` when given.
-    public static func regions(of digits: String, country: Int? = nil) -> [String] {
+    package static func regions(of digits: String, country: Int? = nil) -> [String] {
         rows.filter { $0.numbers.contains(digits) && (country == nil || $0.code == country) }.map(\.region)
     }
 
@@ -81,12 +81,13 @@ extension NumberNormalizer {
     /// The emergency number `field` names under this normaliser's `--country`, or under the
     /// calling code it is written with (`+44 999`), as dialled, or nil (see `EmergencyNumbers`). Off the hot path: asked only of fields the
     /// normaliser refused.
-    public func emergencyNumber(_ field: UnsafeRawBufferPointer) -> String? {
+    package func emergencyNumber(_ field: UnsafeRawBufferPointer) -> String? {
         guard let (digits, code) = EmergencyNumbers.dialled(field) else { return nil }
         return EmergencyNumbers.contains(digits, country: code ?? country) ? digits : nil
     }
 
-    public func emergencyNumber(_ field: String) -> String? {
+    /// `emergencyNumber(_:)` of a field given as a string.
+    package func emergencyNumber(_ field: String) -> String? {
         var field = field
         return field.withUTF8 { emergencyNumber(UnsafeRawBufferPointer($0)) }
     }

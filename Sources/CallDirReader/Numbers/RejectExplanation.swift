@@ -88,6 +88,7 @@ extension NumberNormalizer {
         return parsed
     }
 
+    /// `explain(_:_:)` of a field given as a string.
     public func explain(_ field: String, _ reason: RejectReason) -> String {
         var field = field
         return field.withUTF8 { explain(UnsafeRawBufferPointer($0), reason) }

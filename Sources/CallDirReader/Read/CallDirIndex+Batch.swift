@@ -13,7 +13,7 @@ extension CallDirIndex {
     /// memory reads of 32 lookups overlap, and no `String` is made per label. After a throw,
     /// `body` has seen a prefix of the answers: at least those of the groups of 32 before the
     /// damaged part (every answer before a damaged label).
-    public func lookupViews(_ numbers: UnsafeBufferPointer<Int64>, _ body: (LookupResultView) throws -> Void) throws {
+    package func lookupViews(_ numbers: UnsafeBufferPointer<Int64>, _ body: (LookupResultView) throws -> Void) throws {
         let check = !isVerified
         try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.groupSize) { refs in
             var start = 0

@@ -32,7 +32,7 @@ public struct LookupResult: Equatable, Sendable {
 
     /// Calls `body` with this answer as a view (its label's UTF-8 bytes): the writers of
     /// answers take views, so single and batch answers are formatted by the same code.
-    public func withView<R>(_ body: (LookupResultView) throws -> R) rethrows -> R {
+    package func withView<R>(_ body: (LookupResultView) throws -> R) rethrows -> R {
         var view = LookupResultView(number: number)
         view.blocked = blocked
         view.blockedRange = blockedRange
@@ -49,30 +49,30 @@ public struct LookupResult: Equatable, Sendable {
 /// A `LookupResult` whose label is borrowed: the decoded bytes (valid UTF-8) of the label,
 /// valid only inside the callback that receives the view. Batch lookups hand out views so
 /// that answers written as bytes cost no `String` per label.
-public struct LookupResultView {
+package struct LookupResultView {
     /// The E.164 number looked up.
-    public var number: Int64
+    package var number: Int64
     /// How the number is blocked, or nil when it is not.
-    public var blocked: LookupResult.Match?
+    package var blocked: LookupResult.Match?
     /// The blocking range that matched.
-    public var blockedRange: NumberRange?
+    package var blockedRange: NumberRange?
     /// The label's UTF-8 bytes, or nil.
-    public var label: UnsafeRawBufferPointer?
+    package var label: UnsafeRawBufferPointer?
     /// How the label was found.
-    public var labelMatch: LookupResult.Match?
+    package var labelMatch: LookupResult.Match?
     /// The identification range that matched.
-    public var labelRange: NumberRange?
+    package var labelRange: NumberRange?
 
     /// An answer for `number` that lists nothing.
-    public init(number: Int64) { self.number = number }
+    package init(number: Int64) { self.number = number }
 
     /// True when the number is blocked or labelled.
-    public var isListed: Bool { blocked != nil || label != nil }
+    package var isListed: Bool { blocked != nil || label != nil }
     /// What a telephony server should do.
-    public var action: LookupAction { LookupAction(blocked: blocked != nil, identified: label != nil) }
+    package var action: LookupAction { LookupAction(blocked: blocked != nil, identified: label != nil) }
 
     /// The answer with its label copied into a `String`.
-    public var result: LookupResult {
+    package var result: LookupResult {
         var result = LookupResult(number: number)
         result.blocked = blocked
         result.blockedRange = blockedRange

@@ -263,9 +263,9 @@ package final class AtomicFile {
 
 /// A small text output written whole and published like every other output (temporary file,
 /// fsync, rename): the CLI's reports such as `compile --error-file`.
-public enum AtomicText {
+package enum AtomicText {
     /// Writes `text` to `path` atomically; `role` names the output in errors.
-    public static func publish(_ text: String, to path: String, role: String) throws {
+    package static func publish(_ text: String, to path: String, role: String) throws {
         let file = try AtomicFile(destination: path, role: role)
         do {
             var text = text

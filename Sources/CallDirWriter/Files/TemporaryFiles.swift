@@ -11,7 +11,7 @@ import CallDirReader
 /// The signal handler cannot take locks or allocate, so paths live in a fixed table of
 /// C strings that the handler only reads. The lock is the reader's pthread `SystemLock`
 /// (Swift's `Mutex` needs iOS 18). Part of CallDirPatch's platform seam (signals, `strdup`).
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     private static let capacity = 1024
     nonisolated(unsafe) private static let table =
         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
