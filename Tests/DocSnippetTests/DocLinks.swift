@@ -62,7 +62,8 @@ struct DocLinks {
         return segments.joined(separator: "/")
     }
 
-    /// (text, target) of each inline link outside fenced code blocks.
+    /// (text, target) of each inline link outside fenced code blocks; a link's text may wrap
+    /// onto the next line (Markdown joins it with one space, and so does this).
     static func links(in text: String) -> [(String, String)] {
         var prose: [Substring] = []
         var fenced = false
@@ -70,7 +71,9 @@ struct DocLinks {
             if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { fenced.toggle(); continue }
             if !fenced { prose.append(line) }
         }
-        return prose.joined(separator: "\n").matches(of: /\[([^\]\n]+)\]\(([^)\s]+)\)/).map { (String($0.output.1), String($0.output.2)) }
+        return prose.joined(separator: "\n").matches(of: /\[([^\]\n]+(?:\n[^\]\n]+)?)\]\(([^)\s]+)\)/).map {
+            (String($0.output.1).split(whereSeparator: \.isWhitespace).joined(separator: " "), String($0.output.2))
+        }
     }
 
     /// GitHub's anchors: each heading's slug (lower case, punctuation dropped, spaces to
