@@ -47,7 +47,8 @@ package enum FeedPublisher {
         if let id = options.feedId, !FeedManifest.isValidFeedId(id) {
             throw FeedError(.usage, "--feed-id must be 1 to 64 letters, digits, '.', '_' or '-'")
         }
-        let new = try CallDirIndex(path: newPath, verify: true)
+        // Header, sections and trailer here; every checksum on a worker beside the diff.
+        let new = try CallDirIndex(path: newPath)
         try FeedFiles.makeFolder(feed)
         return try FeedFiles.withFolderLock(feed) {
             try publishLocked(new, feed: feed, key: key, options: options)
@@ -74,12 +75,10 @@ package enum FeedPublisher {
         }
         let rootVersion = rootVersions(feed).max() ?? 1
 
-        // 1. The index, by its SHA-256.
+        // 1. The index, by its SHA-256: verified in full and copied on a worker thread while this
+        // one diffs (each writes its own files); the composed deltas wait for both.
         let indexPath = "index/\(sha).calldir"
-        if !Syscalls.exists(feed + "/" + indexPath) {
-            let out = try AtomicFile(destination: feed + "/" + indexPath, role: "the feed's index")
-            do { try out.append(new.file.bytes); try out.publish() } catch { out.discard(); throw error }
-        }
+        let stored = IndexStore(new, to: feed + "/" + indexPath)
         let entry = FeedManifest.IndexEntry(path: indexPath, size: Int64(new.file.bytes.count), sha256: sha,
                                             crc32: FeedFiles.crcText(new.checksum), deviceEntries: new.metadata.deviceEntries)
 
@@ -111,6 +110,12 @@ package enum FeedPublisher {
             let result = Swift.Result { try makeDelta(from: wanted[i], to: new, sha: sha, feed: feed, options: options) }
             made.withLock { $0[i] = result }
         }
+        let verified: CallDirIndex
+        do { verified = try stored.finish() } catch {
+            // A damaged NEW: what was diffed from it goes (no manifest names it), nothing is published.
+            for case .success(let delta) in made.withLock({ $0.values }) { _ = Syscalls.unlink(feed + "/" + delta.path) }
+            throw error
+        }
         let composed = todo.filter { chain[wanted[$0]] != nil }
         if !composed.isEmpty, let previous, let i = wanted.firstIndex(of: previous.index.sha256) {
             let latest = try (reused[i] ?? made.withLock { $0[i]! }.get())
@@ -118,7 +123,7 @@ package enum FeedPublisher {
             DispatchQueue.concurrentPerform(iterations: composed.count) { k in
                 let i = composed[k]
                 let result = Swift.Result {
-                    try makeDelta(from: wanted[i], to: new, sha: sha, feed: feed, options: options, via: (chain[wanted[i]]!, second))
+                    try makeDelta(from: wanted[i], to: verified, sha: sha, feed: feed, options: options, via: (chain[wanted[i]]!, second))
                 }
                 made.withLock { $0[i] = result }
             }
@@ -262,5 +267,36 @@ package enum FeedPublisher {
             removed.append("\(historyFolder)/\(m.serial).json")
         }
         return removed.sorted()
+    }
+}
+
+/// NEW's full verification, then its copy into the feed (unless there already), on a worker
+/// thread (inline when the system refuses one). `finish` waits and returns the verified index.
+private final class IndexStore: @unchecked Sendable {  // `result` is the worker's alone until `join`
+    private var result: Swift.Result<CallDirIndex, any Error>?
+    private var worker: WorkerThread?
+
+    init(_ new: CallDirIndex, to path: String) {
+        let run = { [unowned self] in result = Swift.Result { try Self.store(new, to: path) } }
+        worker = WorkerThread(run)
+        if worker == nil { run() }
+    }
+
+    /// Joins the worker; so does deinit after a failure elsewhere (nothing outlives `publish`).
+    deinit { worker?.join() }
+
+    func finish() throws -> CallDirIndex {
+        worker?.join()
+        worker = nil
+        return try result!.get()  // set before the worker returns
+    }
+
+    private static func store(_ new: CallDirIndex, to path: String) throws -> CallDirIndex {
+        let verified = try CallDirIndex(file: new.file, verify: true)
+        if !Syscalls.exists(path) {
+            let out = try AtomicFile(destination: path, role: "the feed's index")
+            do { try out.append(new.file.bytes); try out.publish() } catch { out.discard(); throw error }
+        }
+        return verified
     }
 }

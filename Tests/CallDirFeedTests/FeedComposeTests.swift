@@ -1,4 +1,5 @@
 import CallDirFeed
+import CallDirReader
 @testable import CallDirFeedTools
 import Foundation
 import Testing
@@ -72,5 +73,40 @@ struct FeedComposeTests {
         #expect(composedTotal == 11)
         let report = try await FeedFolderCheck.run(feed: feed, trusted: [key.publicKey], now: 7001)
         #expect(report.checkedFiles == 5)
+    }
+
+    @Test("a NEW damaged past what its open checks is refused after today's diff ran beside its verification: the feed folder as before, byte for byte")
+    func damagedNewPublishesNothing() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let feed = scratch.file("feed")
+        let key = FeedPrivateKey()
+        var blocked = FeedBin.numbers(count: 6000, seed: 21)
+        let identified = FeedBin.numbers(count: 1500, seed: 22).map { ($0, "Caller \($0 % 7)") }
+        var options = FeedPublisher.Options()
+        for v in 1...3 {
+            if v > 1 { blocked = FeedBin.churned(blocked, fraction: 0.03, seed: UInt64(300 + v)) }
+            let path = try Self.writeVersion(v, blocked: blocked, identified: identified, in: scratch)
+            options.now = Int64(v) * 1000
+            guard v == 3 else { _ = try FeedPublisher.publish(index: path, feed: feed, key: key, options: options); continue }
+            let before = Self.contents(of: feed)
+            // The whole-file CRC in the trailer: the open and the diff do not check it, the full verification does.
+            var bytes = Array(FeedBin.bytes(path)!)
+            bytes[bytes.count - 16] ^= 0x40
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            _ = try CallDirIndex(path: path)
+            #expect(throws: (any Error).self) { _ = try CallDirIndex(path: path, verify: true) }
+            #expect(throws: (any Error).self) { _ = try FeedPublisher.publish(index: path, feed: feed, key: key, options: options) }
+            #expect(Self.contents(of: feed) == before)
+        }
+    }
+
+    /// Every file under `folder` by its relative path, with its bytes.
+    static func contents(of folder: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: folder)! {
+            if let data = FeedBin.bytes(folder + "/" + name) { files[name] = data }
+        }
+        return files
     }
 }
