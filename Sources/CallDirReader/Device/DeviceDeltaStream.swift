@@ -27,7 +27,7 @@ final class DeviceDeltaStream {
 
     private let old: DeviceEntryStream
     private let new: DeviceEntryStream
-    @exclusivity(unchecked) private var lastPair: (old: UInt32, new: UInt32, equal: Bool)?
+    @exclusivity(unchecked) private var labelPairs = LabelPairMemo()
 
     @usableFromInline
     init(old: CallDirIndex, new: CallDirIndex, kind: DeviceEntryKind, removals: Bool) {
@@ -152,9 +152,20 @@ final class DeviceDeltaStream {
     /// True when OLD's label `a` and NEW's label `b` have the same text (blocking: always).
     private func sameLabel(_ a: UInt32, _ b: UInt32) throws -> Bool {
         guard kind == .identification else { return true }
-        if let lastPair, lastPair.old == a, lastPair.new == b { return lastPair.equal }
-        let equal = try old.label(a) == new.label(b)
-        lastPair = (a, b, equal)
+        return try labelPairs.same(a, b) { try old.label(a) == new.label(b) }
+    }
+}
+
+/// Whether OLD's label `a` and NEW's label `b` have the same text, remembering the last pair
+/// asked: neighbouring numbers mostly carry the same two labels, and each comparison decodes
+/// both texts. Shared by the delta walkers of device entries (this one, `PersonalDeltaStream`).
+struct LabelPairMemo {
+    private var last: (old: UInt32, new: UInt32, equal: Bool)?
+
+    mutating func same(_ a: UInt32, _ b: UInt32, compare: () throws -> Bool) rethrows -> Bool {
+        if let last, last.old == a, last.new == b { return last.equal }
+        let equal = try compare()
+        last = (a, b, equal)
         return equal
     }
 }

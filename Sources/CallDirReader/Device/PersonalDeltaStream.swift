@@ -18,7 +18,7 @@ final class PersonalDeltaStream {
     private var spanIndex = 0
     private var oldSide = Side()
     private var newSide = Side()
-    private var lastPair: (old: UInt32, new: UInt32, equal: Bool)?
+    private var labelPairs = LabelPairMemo()
 
     /// A merged stream's chunk and the position in it.
     private struct Side {
@@ -106,10 +106,7 @@ final class PersonalDeltaStream {
 
     private func sameLabel(_ a: UInt32, _ b: UInt32) throws -> Bool {
         guard kind == .identification else { return true }
-        if let lastPair, lastPair.old == a, lastPair.new == b { return lastPair.equal }
-        let equal = try old.label(a) == new.label(b)
-        lastPair = (a, b, equal)
-        return equal
+        return try labelPairs.same(a, b) { try old.label(a) == new.label(b) }
     }
 }
 
