@@ -18,22 +18,24 @@ let package = Package(
     targets: [
         // Deterministic, seeded lists of North American numbers (shared by the tools below).
         .target(name: "ListGenerator"),
+        // The timing tools' clock, memory figures and failure exit.
+        .target(name: "BenchmarkTools"),
         // `calldir-gen`: writes generated lists and query files for scripts and users.
         .executableTarget(name: "calldir-gen", dependencies: ["ListGenerator"]),
         // `calldir-bulk`: times library lookups of a query file, for the comparison script.
-        .executableTarget(name: "calldir-bulk", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        .executableTarget(name: "calldir-bulk", dependencies: ["BenchmarkTools", .product(name: "CallDirReader", package: "calldir")]),
         // `calldir-oneshot`: one lookup through the reader alone, statically linked like
         // `calldir` (oneshot.sh compares the two to show what the CLI adds at start-up).
         .executableTarget(name: "calldir-oneshot", dependencies: [.product(name: "CallDirReader", package: "calldir")],
                           linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]),
         // `calldir-normalize`: the normaliser on formatted numbers, with validity and type (issue 33).
         .executableTarget(name: "calldir-normalize", dependencies: [
-            .product(name: "CallDirReader", package: "calldir"), .product(name: "CallDirNumberTypes", package: "calldir"),
+            "BenchmarkTools", .product(name: "CallDirReader", package: "calldir"), .product(name: "CallDirNumberTypes", package: "calldir"),
         ]),
         // `calldir-feed`: times the CallKit device feed (DeviceLoader into a summing sink).
-        .executableTarget(name: "calldir-feed", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        .executableTarget(name: "calldir-feed", dependencies: ["BenchmarkTools", .product(name: "CallDirReader", package: "calldir")]),
         // `calldir-personal`: the user's layer on the phone: entries, time and peak of its requests.
-        .executableTarget(name: "calldir-personal", dependencies: [.product(name: "CallDirReader", package: "calldir")]),
+        .executableTarget(name: "calldir-personal", dependencies: ["BenchmarkTools", .product(name: "CallDirReader", package: "calldir")]),
         // `calldir-launches`: requests and entries to finish a big list with N reloads per launch.
         .executableTarget(name: "calldir-launches", dependencies: [
             .product(name: "CallDirDevice", package: "calldir"),

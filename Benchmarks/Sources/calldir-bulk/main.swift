@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BenchmarkTools
 import CallDirReader
 
 // Times library lookups for the comparison script, the same way `baseline/cdb_bulk.c` and
@@ -12,11 +13,6 @@ import CallDirReader
 //   lookups=N found=F best_seconds=S median_seconds=S
 // The index is opened with `verify: true` (every checksum checked once, as a server does),
 // so lookups skip the per-block CRC.
-
-func fail(_ message: String) -> Never {
-    _ = (message + "\n").utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress!, $0.count - 1) }
-    exit(2)
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -34,12 +30,6 @@ func readQueries(_ path: String) -> [Int64] {
         queries.append(Int64(strtoll(line, nil, 10)))
     }
     return queries
-}
-
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 let queries = readQueries(arguments[2])

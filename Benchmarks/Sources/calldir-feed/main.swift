@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BenchmarkTools
 import CallDirReader
 
 // `calldir-feed INDEX [--request-size N] [--resume-at ENTRY]`: times the device feed of an
@@ -29,35 +30,6 @@ final class SumSink: CallDirectoryContext {
     func removeAllBlockingEntries() {}
     func removeIdentificationEntry(withPhoneNumber phoneNumber: Int64) {}
     func removeAllIdentificationEntries() {}
-}
-
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// Resident and peak resident memory (VmRSS, VmHWM) in KiB, from /proc/self/status.
-func memoryKiB() -> (rss: Int, peak: Int) {
-    guard let file = fopen("/proc/self/status", "r") else { return (0, 0) }
-    defer { fclose(file) }
-    var rss = 0, peak = 0
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line)
-        let value = Int(text.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        if text.hasPrefix("VmRSS:") { rss = value }
-        if text.hasPrefix("VmHWM:") { peak = value }
-    }
-    return (rss, peak)
-}
-
-/// Resets VmHWM to the current RSS (Linux 4.0+), so the peak measured is the feed's.
-func resetPeak() {
-    let fd = open("/proc/self/clear_refs", O_WRONLY)
-    guard fd >= 0 else { return }
-    _ = write(fd, "5", 1)
-    close(fd)
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BenchmarkTools
 import CallDirNumberTypes
 import CallDirReader
 
@@ -15,17 +16,6 @@ import CallDirReader
 //   parse    the formatted fields with their --country (libphonenumber's parse)
 //   typed    the same, then libphonenumber's validity and type from the DFA tables
 // and prints one line per way: `NAME numbers=N accepted=A seconds=S per_second=R`.
-
-func fail(_ message: String) -> Never {
-    _ = (message + "\n").utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress!, $0.count - 1) }
-    exit(2)
-}
-
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else { fail("usage: calldir-normalize FILE [TOTAL]") }

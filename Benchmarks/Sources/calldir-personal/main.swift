@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BenchmarkTools
 import CallDirReader
 
 // `calldir-personal` (docs/BENCHMARKS.md, "The user's layer on the phone"): the extension's
@@ -26,24 +27,6 @@ final class CountingSink: CallDirectoryContext {
     func removeAllBlockingEntries() {}
     func removeIdentificationEntry(withPhoneNumber phoneNumber: Int64) { removes += 1; sum &-= phoneNumber }
     func removeAllIdentificationEntries() {}
-}
-
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// Peak resident memory of this process (VmHWM), KiB.
-func peakKiB() -> Int {
-    guard let file = fopen("/proc/self/status", "r") else { return 0 }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line)
-        if text.hasPrefix("VmHWM:") { return Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0 }
-    }
-    return 0
 }
 
 /// What the app does once `reloadExtension` succeeded: commit the pending record, clear it.
@@ -119,14 +102,14 @@ do {
             seconds += time
             if step?.isFinished != false { break }
         }
-        print("complete load\(arguments.contains("--layer") ? " with the layer" : ""): \(entries) entries in \(requests) requests, \(Int(seconds * 1000)) ms, peak \(peakKiB()) KiB")
+        print("complete load\(arguments.contains("--layer") ? " with the layer" : ""): \(entries) entries in \(requests) requests, \(Int(seconds * 1000)) ms, peak \(memoryKiB().peak) KiB")
     case "request" where arguments.count == 2:
         let (resolve, build) = try loaderTimes(SharedFolder(path: arguments[1]))
         print("resolving the layer and contacts \(formatted(resolve * 1000)) ms, DeviceLoader building the request \(formatted(build * 1000)) ms (medians of 5)")
         let (sink, step, seconds) = try request(SharedFolder(path: arguments[1]), layer: true)
         let kind = step.map { "\($0.kind)" } ?? "none"
         print("one request (\(kind)): \(sink.removes) removals + \(sink.adds) additions, built in \(formatted(seconds * 1000)) ms, "
-              + "finished \(step?.isFinished == true), peak \(peakKiB()) KiB")
+              + "finished \(step?.isFinished == true), peak \(memoryKiB().peak) KiB")
     default:
         print("usage: calldir-personal contacts INDEX OUT.vcf N INSIDE | load FOLDER [--layer] | request FOLDER")
         exit(64)
