@@ -29,8 +29,11 @@ let package = Package(
     // An API needing more must carry `@available`.
     platforms: [.iOS(.v13), .macOS(.v13)],
     products: [
-        // Phone: the extension links the reader (and the CallKit glue); the app adds the device
-        // side (installer, reload coordinator) and the feed follower; app teams' tests the simulator.
+        // Phone, by Xcode target (docs/MODULES.md): the Call Directory extension links
+        // `CallDirCallKit` (its request handler) and `CallDirReader`, nothing else, all of it
+        // app-extension-safe; the app adds `CallDirDevice` (installer, reload coordinator, and its
+        // CallKit, UIKit, BackgroundTasks and Contacts glue) and `CallDirFeed`; app teams' tests
+        // `CallDirSimulator`. scripts/ios-check compiles each for arm64-apple-ios.
         .library(name: "CallDirReader", targets: ["CallDirReader"]),
         .library(name: "CallDirCallKit", targets: ["CallDirCallKit"]),
         .library(name: "CallDirDevice", targets: ["CallDirDevice"]),
@@ -80,10 +83,14 @@ let package = Package(
 
         // MARK: Phone: the app and its Call Directory extension
 
-        // The app's half of an update: the installer and the reload coordinator. Darwin-portable.
+        // The app's half of an update: the installer and the reload coordinator, Darwin-portable;
+        // in iOS/, the app's CallKit manager, UIKit background time, BackgroundTasks and
+        // Contacts glue, each inside `#if canImport(...)`. Never linked by the extension:
+        // `UIApplication.shared` and `BGTaskScheduler.register` are not extension-safe.
         .target(name: "CallDirDevice", dependencies: ["CallDirPatch", "CallDirReader", "CallDirWriter"]),
-        // CallKit, UIKit and BackgroundTasks lines, all inside `#if canImport(CallKit)`.
-        .target(name: "CallDirCallKit", dependencies: ["CallDirDevice", "CallDirReader"]),
+        // The extension's CallKit glue (its request handler), inside `#if canImport(CallKit)`;
+        // app-extension-safe, and the reader is all it links.
+        .target(name: "CallDirCallKit", dependencies: ["CallDirReader"]),
         // The feed follower an app links: manifest, signature, rollback and expiry checks, delta
         // or full, behind a transport protocol, then the installer. swift-crypto (CryptoKit).
         .target(name: "CallDirFeed", dependencies: [

@@ -3,7 +3,9 @@ import CallDirReader
 import CallKit
 import Foundation
 
-extension CXCallDirectoryExtensionContext: @retroactive CallDirectoryContext {}  // the whole adapter
+// The whole adapter. Not `@retroactive`: the protocol is this package's (CallDirReader), and Swift
+// refuses the attribute for a protocol declared in the same package.
+extension CXCallDirectoryExtensionContext: CallDirectoryContext {}
 
 /// What a Call Directory extension's principal class delegates to: it opens the App Group
 /// folder (a clear error when the target lacks the App Group), runs one request of the loading

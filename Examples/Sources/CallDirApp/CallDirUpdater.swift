@@ -55,7 +55,6 @@ extension CallDirUpdater {
 }
 
 #if os(iOS)
-import CallDirCallKit
 import Foundation
 
 extension CallDirUpdater {
@@ -88,17 +87,25 @@ final class RunningLoad: @unchecked Sendable {  // `task` is guarded by `lock`
 
     func run(_ body: @escaping @Sendable () async -> String?) async -> String? {
         let task = Task { await body() }
-        lock.lock()
-        self.task = task
-        lock.unlock()
+        set(task)
         return await task.value
     }
 
     func cancel() {
+        current()?.cancel()
+    }
+
+    // Synchronous, so callable from `run`: `NSLock` is unavailable from async contexts in the iOS SDK.
+    private func set(_ task: Task<String?, Never>) {
         lock.lock()
-        let task = self.task
+        self.task = task
         lock.unlock()
-        task?.cancel()
+    }
+
+    private func current() -> Task<String?, Never>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return task
     }
 }
 #endif

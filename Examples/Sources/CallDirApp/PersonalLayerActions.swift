@@ -1,7 +1,7 @@
 import CallDirPatch
 import CallDirReader
 #if os(iOS)
-import CallDirCallKit
+import CallDirDevice
 import BackgroundTasks
 import CallDirShared
 import Contacts

@@ -4,7 +4,7 @@
 /// quantifiers, the transform rule's `\1` for group 1), with no `Regex`, no `String` and no
 /// allocation per number. The syntax is what the metadata's prefixes use: digits, `[...]`
 /// classes with ranges, `\d`, `(...)`, `(?:...)`, `|`, `?`, `*`, `+`, `{m}`, `{m,n}`, `$`;
-/// anything else does not compile (nil), and `RegexPrefix` then runs the expression.
+/// anything else does not compile (nil), which `everyRegexPrefixCompiles` refuses.
 struct DigitPattern: Sendable {
     enum Op: Sendable, Equatable {
         /// One digit whose bit is set in the mask.

@@ -81,7 +81,12 @@ public struct NumberNormalizer: Sendable {
 
     /// - Throws: `CallDirError` with code `.usage` unless `country` is nil or a calling code
     ///   some country uses.
-    public init(country: Int? = nil, lenient: Bool = false) throws(CallDirError) {
+    ///
+    /// Untyped `throws`, not `throws(CallDirError)`: SILGen of a typed throw needs the standard
+    /// library's `_willThrowTypedImpl` (Swift 6), which an older SDK's library lacks; Swift
+    /// 6.3.1 then crashes with signal 11 in `emitThrow` compiling for iOS against the iOS 16.5
+    /// SDK (scripts/ios-check). The phone's modules use no typed throws for that reason.
+    public init(country: Int? = nil, lenient: Bool = false) throws {
         try self.init(country: country, lenient: lenient, rules: CountryTable.byPrefix, parsesNumbers: true)
     }
 
@@ -94,7 +99,7 @@ public struct NumberNormalizer: Sendable {
 
     /// `parsesNumbers` is given, not found by comparing `rules` with `CountryTable.anyNumber`:
     /// building that table cost every one-shot lookup 15% of its instructions.
-    private init(country: Int?, lenient: Bool, rules: PrefixRules, parsesNumbers: Bool) throws(CallDirError) {
+    private init(country: Int?, lenient: Bool, rules: PrefixRules, parsesNumbers: Bool) throws {
         self.country = country
         self.lenient = lenient
         self.rules = rules

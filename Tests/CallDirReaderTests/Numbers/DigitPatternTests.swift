@@ -36,7 +36,7 @@ struct DigitPatternTests {
             var number = Digits()
             for digit in digits { number.append(digit) }
             let fast = pattern.strip(number)
-            #expect(fast == RegexPrefix.stripWithRegex(number, code: code), "\(code): \(digits.map(String.init).joined())")
+            #expect(fast == RegexReference.strip(number, code: code), "\(code): \(digits.map(String.init).joined())")
             if fast != nil { matched += 1 }
         }
         #expect(matched > 1_000)
@@ -59,5 +59,47 @@ struct DigitPatternTests {
         case .end:
             ended = true
         }
+    }
+}
+
+/// The reference: each prefix as the standard library's `Regex`, run as libphonenumber's Python
+/// `re` runs it. It lives in the tests because `Regex` needs iOS 16 and the reader builds for 13.
+enum RegexReference {
+    /// Each such code's pattern as a `Regex`, compiled once (compiling costs far more than
+    /// matching). Matching one `Regex` from several threads is safe: its compiled program is
+    /// immutable.
+    nonisolated(unsafe) static let compiled: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = {
+        var table: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = [:]
+        for row in RegexPrefix.regexRows {
+            if let regex = try? Regex(row.nationalPrefix) { table[row.code] = (regex, row.transform) }
+        }
+        return table
+    }()
+
+    static func strip(_ number: Digits, code: Int) -> Digits? {
+        let text = number.text
+        guard let (regex, transform) = compiled[code], let match = try? regex.prefixMatch(in: text) else { return nil }
+        let output = match.output
+        let rest = text[match.range.upperBound...]
+        var result: String
+        if transform.isEmpty || output.count < 2 || output[output.count - 1].substring == nil {
+            result = String(rest)
+        } else {
+            result = ""
+            var chars = Array(transform)
+            var i = 0
+            while i < chars.count {
+                if chars[i] == "\\", i + 1 < chars.count, let group = chars[i + 1].wholeNumberValue {
+                    if group < output.count, let sub = output[group].substring { result += sub }
+                    i += 2
+                } else {
+                    result.append(chars[i])
+                    i += 1
+                }
+            }
+            chars.removeAll()
+            result += rest
+        }
+        return Digits(text: result)
     }
 }

@@ -44,9 +44,11 @@ struct NumberNormalizerTests {
         do {
             _ = try NumberNormalizer(country: code)
             Issue.record("country \(code) was accepted")
-        } catch {
+        } catch let error as CallDirError {
             #expect(error.code == .usage)
             #expect(error.message.contains("\(code)"))
+        } catch {
+            Issue.record("not a CallDirError: \(error)")
         }
     }
 

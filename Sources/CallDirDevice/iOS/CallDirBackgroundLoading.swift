@@ -1,6 +1,5 @@
 #if canImport(BackgroundTasks) && canImport(UIKit)
 import BackgroundTasks
-import CallDirDevice
 import CallDirReader
 
 /// Finishing a long load with background time (docs/CALLKIT.md, "Background time"). Register

@@ -1,8 +1,7 @@
-// The CallKit glue an app links by URL (product `CallDirCallKit`). Every line that needs
-// CallKit, UIKit or the App Group container is inside `#if canImport(CallKit)`: Linux builds
-// compile this target empty, Apple platforms compile all of it.
+// The app's CallKit and UIKit glue (product `CallDirDevice`; the extension links none of it:
+// `UIApplication.shared` is not extension-safe). Inside `#if canImport(CallKit)`: Linux builds
+// leave it out, scripts/ios-check compiles it for arm64-apple-ios.
 #if canImport(CallKit) && canImport(UIKit)
-import CallDirDevice
 import CallDirReader
 import CallKit
 import Foundation
@@ -24,19 +23,26 @@ public final class CallKitPlatform: CallDirectoryPlatform, @unchecked Sendable {
         self.onBackgroundTimeExpiring = onBackgroundTimeExpiring
     }
 
+    // CallKit's completion-handler API behind continuations, not its imported `async` forms:
+    // SILGen of an imported Objective-C async call needs runtime support the iOS 16.5 SDK's
+    // _Concurrency lacks, and Swift 6.3.1 crashes there (signal 11 in
+    // emitForeignAsyncCompletionHandler, scripts/ios-check).
     public func reloadExtension() async -> CallDirectoryErrorCode? {
-        do {
-            try await CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier: extensionIdentifier)
-            return nil
-        } catch {
-            let nsError = error as NSError
-            return CallDirectoryErrorCode(domain: nsError.domain, code: nsError.code)
+        let identifier = extensionIdentifier
+        let error: (any Error)? = await withCheckedContinuation { done in
+            CXCallDirectoryManager.sharedInstance.reloadExtension(withIdentifier: identifier) { done.resume(returning: $0) }
         }
+        guard let nsError = error.map({ $0 as NSError }) else { return nil }
+        return CallDirectoryErrorCode(domain: nsError.domain, code: nsError.code)
     }
 
     public func isExtensionEnabled() async -> Bool? {
-        guard let status = try? await CXCallDirectoryManager.sharedInstance.enabledStatusForExtension(withIdentifier: extensionIdentifier)
-        else { return nil }
+        let identifier = extensionIdentifier
+        let status: CXCallDirectoryManager.EnabledStatus? = await withCheckedContinuation { done in
+            CXCallDirectoryManager.sharedInstance.getEnabledStatusForExtension(withIdentifier: identifier) { status, error in
+                done.resume(returning: error == nil ? status : nil)
+            }
+        }
         switch status {
         case .enabled: return true
         case .disabled: return false
@@ -58,6 +64,8 @@ public final class CallKitPlatform: CallDirectoryPlatform, @unchecked Sendable {
     public func endBackgroundTask(_ token: Int) async { endOnce(token) }
 
     /// Ends a background task once, whichever of the expiration handler and `loadAll` is first.
+    /// On the main actor, as `UIApplication` is (the expiration handler runs there too).
+    @MainActor
     private func endOnce(_ token: Int) {
         lock.lock()
         let first = ended.insert(token).inserted
