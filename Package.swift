@@ -24,7 +24,9 @@ let package = Package(
     // The oldest systems the libraries really support. iOS 13: actors and async/await
     // back-deploy to it (the reload coordinator is an actor with async API), swift-crypto is
     // CryptoKit there (Curve25519, SHA256: iOS 13), BackgroundTasks starts there, and nothing
-    // else used needs more (no Mutex, Regex, Clock or Duration; `PlatformSeamTests`). macOS 13:
+    // else used needs more (no Mutex, Regex, Clock or Duration): scripts/ios-check compiles every
+    // phone product for arm64-apple-ios13.0 against Apple's SDK (`PlatformSeamTests` keeps the
+    // textual part of the rule where no SDK is laid out). macOS 13:
     // the daemon's swift-prometheus requires it (the libraries alone would need macOS 10.15).
     // An API needing more must carry `@available`.
     platforms: [.iOS(.v13), .macOS(.v13)],

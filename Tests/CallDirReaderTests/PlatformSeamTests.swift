@@ -64,7 +64,7 @@ struct PlatformSeamTests {
     func patchTargetIsDarwinPortable() throws {
         let files = try Self.appTargets.flatMap { target in
             try Self.swiftFiles(Self.sourcesRoot.appendingPathComponent(target)).map { target + "/" + $0 }
-        }
+        }.filter { !$0.hasPrefix(Self.appleOnlyFolders[1] + "/") }  // Apple-only: `appleGlueIsAppleOnly`
         #expect(files.count > 15, "expected the sources of \(Self.appTargets) under \(Self.sourcesRoot.path)")
         #expect(Self.patchSeams.isSubset(of: Set(files)), "\(Self.patchSeams) missing from \(files)")
         var offences: [String] = []
@@ -92,23 +92,50 @@ struct PlatformSeamTests {
         #expect(offences.isEmpty, "\(offences)")
     }
 
-    /// `CallDirCallKit` compiles empty on Linux: every file's code sits inside one `#if
-    /// canImport(...)` of an Apple framework, so nothing of it can use a Linux-only API (or
-    /// break the Linux build) unseen.
-    @Test("CallDirCallKit: every file is wholly inside #if canImport(CallKit) or another Apple framework")
-    func callKitGlueIsAppleOnly() throws {
-        let root = Self.sourcesRoot.appendingPathComponent("CallDirCallKit")
-        let files = try Self.swiftFiles(root)
-        #expect(!files.isEmpty)
-        for file in files {
-            let lines = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
-                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("//") }
-            let opening = lines.first ?? ""
-            #expect(["#if canImport(CallKit)", "#if canImport(BackgroundTasks)", "#if canImport(Contacts)"].contains { opening.hasPrefix($0) },
-                    "\(file): starts with \(opening)")
-            #expect(lines.last == "#endif", "\(file): code after the closing #endif")
-            #expect(lines.dropFirst().filter { $0.hasPrefix("#if") }.isEmpty, "\(file): one platform branch only")
+    /// The folders of Apple-only glue: the extension's (`CallDirCallKit`) and the app's
+    /// (`CallDirDevice/iOS`). Each compiles empty on Linux: every file's code sits inside one
+    /// `#if canImport(...)` of an Apple framework, so nothing of it can use a Linux-only API (or
+    /// break the Linux build) unseen; scripts/ios-check compiles it for iOS.
+    static let appleOnlyFolders = ["CallDirCallKit", "CallDirDevice/iOS"]
+
+    @Test("CallDirCallKit and CallDirDevice/iOS: every file is wholly inside #if canImport(CallKit) or another Apple framework")
+    func appleGlueIsAppleOnly() throws {
+        for folder in Self.appleOnlyFolders {
+            let root = Self.sourcesRoot.appendingPathComponent(folder)
+            let files = try Self.swiftFiles(root)
+            #expect(!files.isEmpty, "\(folder) has no Swift files")
+            for file in files {
+                let lines = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+                    .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty && !$0.hasPrefix("//") }
+                let opening = lines.first ?? ""
+                #expect(["#if canImport(CallKit)", "#if canImport(BackgroundTasks)", "#if canImport(Contacts)"].contains { opening.hasPrefix($0) },
+                        "\(folder)/\(file): starts with \(opening)")
+                #expect(lines.last == "#endif", "\(folder)/\(file): code after the closing #endif")
+                #expect(lines.dropFirst().filter { $0.hasPrefix("#if") }.isEmpty, "\(folder)/\(file): one platform branch only")
+            }
         }
+    }
+
+    /// What the phone links must compile against an iOS SDK whose Swift library predates Swift
+    /// 6 (iPhoneOS 16.5, the newest scripts/ios-check has), at iOS 13: no typed throws (SILGen
+    /// needs `_willThrowTypedImpl`: signal 11 in emitThrow), no `Regex` (iOS 16). scripts/ios-check
+    /// is the real check; this one runs where no SDK is laid out.
+    @Test("the phone's modules use no typed throws and no Regex")
+    func phoneModulesAvoidWhatTheSDKLacks() throws {
+        let phone = ["CallDirReader", "CallDirCallKit", "CallDirWriter", "CallDirPatch", "CallDirDevice", "CallDirSimulator", "CallDirFeed"]
+        var offences: [String] = []
+        for target in phone {
+            let root = Self.sourcesRoot.appendingPathComponent(target)
+            for file in try Self.swiftFiles(root) {
+                let code = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+                    .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                for line in code {
+                    if line.contains("throws(") { offences.append("\(target)/\(file): typed throws: \(line)") }
+                    if line.contains("Regex<") || line.contains("Regex(") { offences.append("\(target)/\(file): Regex: \(line)") }
+                }
+            }
+        }
+        #expect(offences.isEmpty, "\(offences.joined(separator: "\n"))")
     }
 }

@@ -5,7 +5,7 @@ import CallDirReader
 
 /// One coordinator per App Group folder, made once at launch. On iOS, `platform` is
 /// `CallKitPlatform(extensionIdentifier:onBackgroundTimeExpiring:)` and `folder` is
-/// `CallDirectoryRequestHandler.folder(appGroup:)` (both in the product `CallDirCallKit`).
+/// `CallDirectoryRequestHandler.folder(appGroup:)` (products `CallDirDevice` and `CallDirCallKit`).
 func makeCoordinator(folder: SharedFolder, platform: any CallDirectoryPlatform) -> ReloadCoordinator {
     ReloadCoordinator(folder: folder, platform: platform)
 }
