@@ -129,6 +129,9 @@ public final class Compiler {
 
     /// Where order and repeat messages find a row's text that the fast path or the sort did not
     /// keep: only then can the row differ from its number as digits.
+    /// Rows read again from their source for a message so far (`WrittenRows`): a cold path,
+    /// which repeats under --dedupe must never take.
+    var rowsReadAgain: Int { writtenRows.map { WrittenRows.limit - $0.left } ?? 0 }
     private lazy var writtenRows: WrittenRows? = options.country != nil || options.sort
         ? WrittenRows(sources: options.blockSources + options.identifySources + options.allowSources) : nil
 

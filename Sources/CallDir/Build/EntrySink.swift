@@ -64,21 +64,26 @@ struct EntrySink {
     /// says what to do.
     private mutating func misplaced(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?,
                                     written: UnsafeRawBufferPointer?) throws {
+        if number == previous, dedupe {
+            // A repeat collapsed by --dedupe is no message: nothing here may read the row again
+            // (`WrittenRows` rereads its source up to the row), or a list's repeats would cost
+            // a pass over the file each.
+            duplicates += 1
+            let conflict = kind == .identify && label.map { !$0.elementsEqual(previousLabel) } ?? false
+            if conflict { labelConflicts += 1 }
+            let reason: RejectReason = conflict ? .labelConflict : .duplicate
+            guard rejects.isListed else { return rejects.count(reason) }
+            let text = "\(number)" + (label.map { "," + String(decoding: $0, as: UTF8.self) } ?? "")
+            try rejects.record(origin, reason: reason, text: text)
+            return
+        }
         let place = log.place(previousOrigin, relativeTo: origin)
         let text = written.map { DiagnosticLog.shown($0) } ?? writtenRows?.text(at: origin, kind: kind) ?? "\(number)"
         let row = text == "\(number)" || text == "+\(number)" ? text : "'\(text)' (\(number))"
         if number == previous {
-            guard dedupe else {
-                try log.report(origin, rule: "duplicate-entries",
-                               "\(row) repeats \(place): duplicate entries (CallKit error 4); --dedupe keeps one of each",
-                               callKitError: 4, text: text)
-                return
-            }
-            duplicates += 1
-            let conflict = kind == .identify && label.map { !$0.elementsEqual(previousLabel) } ?? false
-            if conflict { labelConflicts += 1 }
-            let text = "\(number)" + (label.map { "," + String(decoding: $0, as: UTF8.self) } ?? "")
-            try rejects.record(origin, reason: conflict ? .labelConflict : .duplicate, text: text)
+            try log.report(origin, rule: "duplicate-entries",
+                           "\(row) repeats \(place): duplicate entries (CallKit error 4); --dedupe keeps one of each",
+                           callKitError: 4, text: text)
             return
         }
         try log.report(origin, rule: "entries-out-of-order",

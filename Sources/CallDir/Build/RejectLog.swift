@@ -17,6 +17,12 @@ final class RejectLog {
 
     var total: Int { counts.values.reduce(0, +) }
 
+    /// Whether rows are listed (`--rejects FILE`), so a caller can skip making their text.
+    var isListed: Bool { file != nil }
+
+    /// Counts a row that is not listed (`isListed` is false).
+    func count(_ reason: RejectReason) { counts[reason, default: 0] += 1 }
+
     func record(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer) throws {
         counts[reason, default: 0] += 1
         guard let file else { return }

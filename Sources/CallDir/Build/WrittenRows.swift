@@ -12,7 +12,8 @@ import CallDirReader
 final class WrittenRows {
     static let limit = 100
     private let sources: [SourceSpec]
-    private var left = WrittenRows.limit
+    /// Rereads still allowed (`limit` at first).
+    private(set) var left = WrittenRows.limit
 
     init(sources: [SourceSpec]) { self.sources = sources }
 
