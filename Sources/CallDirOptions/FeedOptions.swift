@@ -10,26 +10,26 @@ package enum FeedCommandName: String, CaseIterable, Sendable {
 }
 
 package struct KeygenOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the private key (mode 0600; an existing file is not replaced).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the private key (mode 0600; an existing file is not replaced).", valueName: "file"), completion: .file())
     package var output: String
 
     package init() {}
 }
 
 package struct PublishOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The new index to publish.", valueName: "new.calldir"))
+    @Argument(help: ArgumentHelp("The new index to publish.", valueName: "new.calldir"), completion: .file())
     package var index: String
 
-    @Option(help: ArgumentHelp("The feed folder (created if missing); serve it as is over HTTP.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The feed folder (created if missing); serve it as is over HTTP.", valueName: "dir"), completion: .directory)
     package var feed: String
 
-    @Option(help: ArgumentHelp("The private key written by `calldir keygen`.", valueName: "file"))
+    @Option(help: ArgumentHelp("The private key written by `calldir keygen`.", valueName: "file"), completion: .file())
     package var key: String
 
     @Option(help: "How many previously published indexes get a delta to the new one.")
     package var keep = 7
 
-    @Option(name: .customLong("rotate-from"), help: ArgumentHelp("Rotate the feed's key: the private key the feed is signed with now; --key becomes its key through a rotation statement both sign, which followers walk (no reinstall, deltas kept).", valueName: "file"))
+    @Option(name: .customLong("rotate-from"), help: ArgumentHelp("Rotate the feed's key: the private key the feed is signed with now; --key becomes its key through a rotation statement both sign, which followers walk (no reinstall, deltas kept).", valueName: "file"), completion: .file())
     package var rotateFrom: String?
 
     @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed's id, at its first publication (default: 32 random hex digits); it is signed into every manifest and followers refuse another feed's.", valueName: "id"))
@@ -68,7 +68,7 @@ package struct UpdateOptions: ParsableArguments {
 
     @OptionGroup package var keys: TrustedKeyOptions
 
-    @Option(help: ArgumentHelp("The index to bring up to date (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir); its serial is kept in <index>.feed-state.", valueName: "file"))
+    @Option(help: ArgumentHelp("The index to bring up to date (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir); its serial is kept in <index>.feed-state.", valueName: "file"), completion: .file())
     package var index: String?
 
     @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed id to accept (what `calldir publish` prints); by default the first one seen is pinned in <index>.feed-state and any other refused.", valueName: "id"))
@@ -100,7 +100,7 @@ package struct UpdateOptions: ParsableArguments {
 }
 
 package struct VerifyFeedOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The feed folder to check before uploading it.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The feed folder to check before uploading it.", valueName: "dir"), completion: .directory)
     package var feed: String
 
     @OptionGroup package var keys: TrustedKeyOptions

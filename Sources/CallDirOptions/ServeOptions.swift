@@ -5,7 +5,7 @@ import ArgumentParser
 /// This target depends on ArgumentParser and CallDirReader only, so `calldir` never links SwiftNIO: linking it
 /// made every `calldir lookup` start measurably slower (docs/BENCHMARKS-LOG.md has the figures).
 package struct ServeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The index to serve (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    @Option(help: ArgumentHelp("The index to serve (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     package var index: String?
 
     @Option(help: "Address to listen on. Use 0.0.0.0 only behind a firewall or load balancer.")

@@ -43,19 +43,19 @@ struct CompileCommand: ParsableCommand {
     )
 
     @Option(name: [.customShort("b"), .long], parsing: .upToNextOption,
-            help: ArgumentHelp("Blocking lists. Use '-' for stdin.", valueName: "file"))
+            help: ArgumentHelp("Blocking lists. Use '-' for stdin.", valueName: "file"), completion: .file())
     var block: [String] = []
 
     @Option(name: [.customShort("i"), .long], parsing: .upToNextOption,
-            help: ArgumentHelp("Identification lists of 'number,label' rows. Use '-' for stdin.", valueName: "file"))
+            help: ArgumentHelp("Identification lists of 'number,label' rows. Use '-' for stdin.", valueName: "file"), completion: .file())
     var identify: [String] = []
 
     @Option(name: .long, parsing: .upToNextOption,
-            help: ArgumentHelp("Numbers and ranges that must never be blocked; removed from blocking entries.", valueName: "file"))
+            help: ArgumentHelp("Numbers and ranges that must never be blocked; removed from blocking entries.", valueName: "file"), completion: .file())
     var allow: [String] = []
 
     @Option(name: .long, parsing: .upToNextOption,
-            help: ArgumentHelp("JSON lists whose objects say their kind (Saracroche: \"action\": \"block\" or \"identify\"); objects without an action are blocked.", valueName: "file"))
+            help: ArgumentHelp("JSON lists whose objects say their kind (Saracroche: \"action\": \"block\" or \"identify\"); objects without an action are blocked.", valueName: "file"), completion: .file())
     var list: [String] = []
 
     @Option(name: .customLong("block-sql"), help: ArgumentHelp("Blocking numbers from SQLite: 'PATH:SELECT number FROM ...'.", valueName: "path:query"))
@@ -65,7 +65,7 @@ struct CompileCommand: ParsableCommand {
     var identifySQL: [String] = []
 
     @Option(name: [.customShort("o"), .long, .customLong("index")],
-            help: ArgumentHelp("Where to write the index; --index is the same option (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+            help: ArgumentHelp("Where to write the index; --index is the same option (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var output: String?
 
     @Option(help: ArgumentHelp(CountryOption.help, valueName: "code"))
@@ -105,7 +105,7 @@ struct CompileCommand: ParsableCommand {
     @Flag(name: .customLong("skip-invalid"), help: "Count and skip rows that cannot be made E.164 numbers, instead of failing.")
     var skipInvalid = false
 
-    @Option(help: ArgumentHelp("Write every row that did not become an entry (source:line, reason, text) to this TSV file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write every row that did not become an entry (source:line, reason, text) to this TSV file.", valueName: "file"), completion: .file())
     var rejects: String?
 
     @Option(name: .customLong("max-errors"), help: "Stop after this many problems.")
@@ -114,7 +114,7 @@ struct CompileCommand: ParsableCommand {
     @Option(help: "Peak memory for a compile with --sort, e.g. 64M or 1G: the sort's runs get what is left after about 14 MiB for the process (22 MiB with labels).")
     var memory = "64M"
 
-    @Option(help: "Folder for --sort's temporary runs (default: $TMPDIR, else /tmp).")
+    @Option(help: "Folder for --sort's temporary runs (default: $TMPDIR, else /tmp).", completion: .directory)
     var tmpdir: String?
 
     @Flag(help: "Check only: read every source and apply every rule as a compile does, write no index (nor any temporary file that outlives the run); same exit status and summary. -o is not needed.")

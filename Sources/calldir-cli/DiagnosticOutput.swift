@@ -16,7 +16,7 @@ struct ErrorOutputOptions: ParsableArguments {
 
     @Option(name: .customLong("error-file"),
             help: ArgumentHelp("With gitlab (required) or json: write the report to this file instead, published atomically even when the compile fails.",
-                               valueName: "file"))
+                               valueName: "file"), completion: .file())
     var errorFile: String?
 
     func validate() throws {

@@ -35,13 +35,13 @@ struct DiffCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The index the device or server holds now.", valueName: "old"))
+    @Argument(help: ArgumentHelp("The index the device or server holds now.", valueName: "old"), completion: .file())
     var old: String
 
-    @Argument(help: ArgumentHelp("The index to update it to.", valueName: "new"))
+    @Argument(help: ArgumentHelp("The index to update it to.", valueName: "new"), completion: .file())
     var new: String
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the delta (optional with --report).", valueName: "file"))
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the delta (optional with --report).", valueName: "file"), completion: .file())
     var output: String?
 
     @OptionGroup var review: ReviewOptions
@@ -101,13 +101,13 @@ struct PatchCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The index the delta was made from.", valueName: "old"))
+    @Argument(help: ArgumentHelp("The index the delta was made from.", valueName: "old"), completion: .file())
     var old: String
 
-    @Argument(help: ArgumentHelp("The delta file.", valueName: "delta"))
+    @Argument(help: ArgumentHelp("The delta file.", valueName: "delta"), completion: .file())
     var delta: String
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the new index.", valueName: "file"))
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the new index.", valueName: "file"), completion: .file())
     var output: String
 
     @OptionGroup var report: DeltaReport
@@ -126,7 +126,7 @@ struct PatchCommand: ParsableCommand {
 
 /// The options diff and patch share, and their summary line (stderr) or JSON object (stdout).
 struct DeltaReport: ParsableArguments {
-    @Option(help: ArgumentHelp("Folder for the temporary spill of labels.", valueName: "folder"))
+    @Option(help: ArgumentHelp("Folder for the temporary spill of labels.", valueName: "folder"), completion: .directory)
     var tmpdir = "/tmp"
 
     @Flag(help: "Print the summary as JSON on stdout.")

@@ -36,13 +36,13 @@ struct ExportCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    @Option(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var index: String?
 
     @Option(help: ArgumentHelp("The format to write (see above).", valueName: "format"))
     var format: ExportFormat
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the export. Use '-' (the default) for stdout.", valueName: "file"))
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the export. Use '-' (the default) for stdout.", valueName: "file"), completion: .file())
     var output: String?
 
     @Option(help: ArgumentHelp("Which entries: needed by the one-kind formats (text, csv, vcard, begone) when the index has both.", valueName: "kind"))

@@ -11,7 +11,7 @@ struct InspectCommand: ParsableCommand {
         discussion: "Example: calldir inspect --json spam.calldir"
     )
 
-    @Argument(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var file: String?
 
     @Flag(help: "Print as JSON.")
@@ -49,13 +49,13 @@ struct VerifyCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Check this feed folder instead of an index.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Check this feed folder instead of an index.", valueName: "dir"), completion: .directory)
     var feed: String?
 
     @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --feed: a public key the feed may be signed with (repeatable).", valueName: "key"))
     var trustedKeys: [String] = []
 
-    @Argument(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var file: String?
 
     @Flag(help: "Print the result as JSON.")

@@ -42,7 +42,7 @@ struct LookupCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The index to read (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    @Option(help: ArgumentHelp("The index to read (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var index: String?
 
     @Option(help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for numbers written without one.", valueName: "code"))

@@ -8,10 +8,10 @@ import CallDirReader
 /// layer"; docs/CALLKIT.md, "The user's layer"), shared by `simulate` and `lookup`.
 struct PersonalOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The user's personal layer (allowed, blocked and labelled numbers; FORMAT.md) applied on top of the list.",
-                               valueName: "file"))
+                               valueName: "file"), completion: .file())
     var personal: String?
 
-    @Option(help: ArgumentHelp("A vCard file of the user's contacts: never blocked, never labelled by the list.", valueName: "file.vcf"))
+    @Option(help: ArgumentHelp("A vCard file of the user's contacts: never blocked, never labelled by the list.", valueName: "file.vcf"), completion: .file())
     var contacts: String?
 
     /// The overlay at the current time, numbers read with `country` (the phone's region);

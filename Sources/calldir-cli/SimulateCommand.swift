@@ -53,21 +53,21 @@ struct SimulateCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The index to load (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"))
+    @Option(help: ArgumentHelp("The index to load (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var index: String?
 
-    @Argument(help: ArgumentHelp("The index to load, instead of --index.", valueName: "index"))
+    @Argument(help: ArgumentHelp("The index to load, instead of --index.", valueName: "index"), completion: .file())
     var indexArgument: String?
 
     @Option(help: ArgumentHelp("Simulate an update: the device holds this index completely, then is updated to the index.",
-                               valueName: "old"))
+                               valueName: "old"), completion: .file())
     var from: String?
 
     @Option(help: ArgumentHelp("Entries per request, both kinds together. CallKit refuses more than 1,999,999.",
                                valueName: "n"))
     var requestSize = DeviceLoader.defaultRequestSize
 
-    @Option(help: ArgumentHelp("Replay a script of CallKit calls (see above) instead of loading an index.", valueName: "file"))
+    @Option(help: ArgumentHelp("Replay a script of CallKit calls (see above) instead of loading an index.", valueName: "file"), completion: .file())
     var calls: String?
 
     @Flag(help: "Print the result as one JSON object.")
