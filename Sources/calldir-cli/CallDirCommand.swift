@@ -27,6 +27,10 @@ enum Main {
             Terminal.printError(CallDirCommand.helpMessage())
             exit(ExitStatus.usage.rawValue)
         }
+        if let message = CommandSuggestion.message(for: arguments, commands: CommandSuggestion.commandNames) {
+            Terminal.printError(message)
+            exit(ExitStatus.usage.rawValue)
+        }
         CallDirCommand.main()
     }
 }

@@ -177,7 +177,7 @@ struct CompileCommand: ParsableCommand {
             DefaultIndex.removeEmptyFolders(createdFolders)
             _ = diagnostics.finish(error: error)
             if json { printFailureJSON(error, problems: [], tally: ProblemTally()) }
-            throw Terminal.fail(error)
+            throw diagnostics.fail(error)
         }
         let summary: CompileSummary
         do {
@@ -188,7 +188,7 @@ struct CompileCommand: ParsableCommand {
             DefaultIndex.removeEmptyFolders(createdFolders)
             _ = diagnostics.finish(error: error)
             if json { printFailureJSON(error, problems: problems, tally: compiler.problemTally) }
-            throw Terminal.fail(error, negative: [.invalidList, .limitExceeded])
+            throw diagnostics.fail(error, negative: [.invalidList, .limitExceeded])
         }
         if let status = diagnostics.finish(error: nil) { throw ExitCode(status) }
         report(summary)

@@ -43,6 +43,15 @@ final class DiagnosticOutput {
 
     var count: Int { formatter.count }
 
+    /// Whether stderr carries JSON lines only (`--error-format json` without `--error-file`): then
+    /// the compile's failure is one more JSON line, never a plain `calldir: error:` line.
+    var stderrIsJSON: Bool { formatter.format == .json && file == nil }
+
+    /// The compile's failure as `Terminal.fail` gives it, printed as this output's format asks.
+    func fail(_ error: Error, negative: Set<CallDirError.Code> = []) -> ExitCode {
+        stderrIsJSON ? Terminal.failQuietly(error, negative: negative) : Terminal.fail(error, negative: negative)
+    }
+
     /// The hook: prints (or keeps, for --error-file) one diagnostic.
     func report(_ diagnostic: Diagnostic) {
         let line = formatter.line(for: diagnostic)
@@ -55,8 +64,9 @@ final class DiagnosticOutput {
     func finish(error: Error?) -> Int32? {
         var fatal: String?
         if let error {
+            // In a file, the problems say enough; on stderr the summary is a JSON line too.
             let rows = (error as? CallDirError).map { $0.code == .invalidList && count > 0 } ?? false
-            if !rows { fatal = (error as? CallDirError)?.description ?? "\(error)" }
+            if !rows || stderrIsJSON { fatal = (error as? CallDirError)?.description ?? "\(error)" }
         }
         for line in formatter.closingLines(fatal: fatal) {
             if formatter.format == .json, file != nil { fileLines.append(line) } else { Terminal.printError(line) }

@@ -7,6 +7,13 @@ extension Terminal {
     static func fail(_ error: Error, negative: Set<CallDirError.Code> = []) -> ExitCode {
         ExitCode(failStatus(error, negative: negative))
     }
+
+    /// `fail`'s status without its message, where stderr carries JSON lines only
+    /// (`--error-format json`) and one of them already says it.
+    static func failQuietly(_ error: Error, negative: Set<CallDirError.Code> = []) -> ExitCode {
+        guard let e = error as? CallDirError else { return ExitCode(ExitStatus.error) }
+        return ExitCode(negative.contains(e.code) ? ExitStatus.negativeAnswer : .error)
+    }
 }
 
 extension ExitCode {

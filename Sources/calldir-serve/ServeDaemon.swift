@@ -21,7 +21,8 @@ struct ServeDaemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calldir-serve",
         abstract: "Run calldir's network side: the lookup daemon (`calldir serve`) and the signed feed's keygen, publish and update.",
-        discussion: ServeOptions.discussion
+        discussion: ServeOptions.discussion,
+        version: CallDirVersion.string
     )
 
     @OptionGroup var options: ServeOptions

@@ -186,9 +186,12 @@ struct ErrorFormatCLITests {
 
         let json = try CLI.run(["compile", "--check", "--sort", "--dedupe", "--error-format", "json", "--block", path])
         #expect(json.status == 1)
-        let objects = json.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        // stderr carries JSON only: a line per problem, then the failure's own line.
+        let lines = json.stderr.split(separator: "\n")
+        var objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == lines.count, "a line that is not JSON: \(json.stderr)")
+        #expect(objects.last?["error"] is String)
+        objects.removeLast()
         #expect(objects.count == bad.count)
         #expect(objects.allSatisfy { ($0["file"] as? String) == path && bad[$0["line"] as? Int ?? 0] != nil && $0["rule"] is String })
     }

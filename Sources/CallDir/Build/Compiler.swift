@@ -152,7 +152,7 @@ public final class Compiler {
 
     /// An empty or truncated list must not ship: an index without entries unblocks everyone.
     private func checkNotEmpty() throws {
-        let subject = sourceNames.count == 1 ? sourceNames[0] : "the input"
+        let subject = self.subject
         if summary.deviceEntries == 0, !options.allowEmpty {
             throw CallDirError(.limitExceeded,
                                "no entries (\(summary.rowsRead) rows read): an empty index would unblock every caller; --allow-empty publishes it anyway; no index written",
@@ -165,11 +165,14 @@ public final class Compiler {
         }
     }
 
+    /// What a limit's message names: the list, not the index (which --check never writes).
+    private var subject: String { sourceNames.count == 1 ? sourceNames[0] : "the input" }
+
     private func checkDeviceBudget() throws {
         guard let budget = options.maxNumbers, summary.deviceEntries > budget else { return }
         throw CallDirError(.limitExceeded,
                            "a device would have to load \(counted(summary.deviceEntries, "entry", "entries")) (ranges expanded), above --max-numbers \(formatCount(budget)); no index written",
-                           path: options.output)
+                           path: subject)
     }
 
     /// Distinct numbers encoded so far are device entries already (a device loads each exact
@@ -179,7 +182,7 @@ public final class Compiler {
         guard let budget = options.maxNumbers, Int64(encoded) > budget else { return }
         throw CallDirError(.limitExceeded,
                            "more than \(formatCount(budget)) numbers read, above --max-numbers \(formatCount(budget)); stopped reading, no index written",
-                           path: options.output)
+                           path: subject)
     }
 
     /// With --sort and --dedupe or --allow, rows held for sorting may still repeat or be
@@ -195,7 +198,7 @@ public final class Compiler {
         throw CallDirError(.limitExceeded,
                            "more than \(formatCount(readBudget)) rows read for sorting, \(Self.readBudgetFactor) times --max-numbers \(formatCount(budget)) "
                            + "(with --sort and --dedupe or --allow, repeats and allowed numbers drop out only after the sort); stopped reading, no index written",
-                           path: options.output)
+                           path: subject)
     }
 
     /// Reads every source of one kind into `encoder`; returns the range rows.
@@ -322,12 +325,25 @@ public final class Compiler {
             if !labels.isShared(label, hash: hash), rangeLabels.knownID(label, hash: hash) == nil,
                let problem = LabelRule.problem(label) {
                 let detail = problem == .labelTooLong
-                    ? "labels are at most \(IndexFormat.maxLabelBytes) UTF-8 bytes; this one has \(label.count)" : nil
+                    ? "labels are at most \(IndexFormat.maxLabelBytes) UTF-8 bytes; this one has \(label.count)"
+                    : problem == .labelControlCharacter ? Self.controlDetail(label) : nil
                 try reject(origin, reason: problem, text: row.number, detail: detail)
                 return nil
             }
             return (entry, hash)
         }
+    }
+
+    /// "its label 'Acme Corp' has U+0009 (a tab) at character 5; ...": the label is what is
+    /// wrong, not the number the message starts with. The control is shown as a space.
+    private static func controlDetail(_ label: UnsafeRawBufferPointer) -> String? {
+        guard let (scalar, character) = LabelRule.firstControl(label) else { return nil }
+        var shown = String.UnicodeScalarView()
+        for each in String(decoding: label, as: UTF8.self).unicodeScalars { shown.append(LabelRule.isControl(each) ? " " : each) }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let name = scalar.value == 0x09 ? " (a tab)" : scalar.value == 0x202E ? " (right-to-left override)" : ""
+        return "its label '\(String(shown))' has U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)\(name) at character \(character); "
+            + RejectReason.labelControlCharacter.explanation
     }
 
     /// `detail` replaces the reason's explanation where the row says more (a label's length).

@@ -54,7 +54,9 @@ struct EntrySink {
         var id: UInt32 = 0
         if kind == .identify, let label {
             id = try labels.ref(for: label, hash: labelHash ?? LabelTable.hash(label))
-            if dedupe { previousLabel.removeAll(keepingCapacity: true); previousLabel.append(contentsOf: label) }
+            // Kept for --dedupe's conflicts and for the message of a repeat with another label.
+            previousLabel.removeAll(keepingCapacity: true)
+            previousLabel.append(contentsOf: label)
         }
         try encoder.append(number, label: id)
     }
@@ -81,8 +83,14 @@ struct EntrySink {
         let text = written.map { DiagnosticLog.shown($0) } ?? writtenRows?.text(at: origin, kind: kind) ?? "\(number)"
         let row = text == "\(number)" || text == "+\(number)" ? text : "'\(text)' (\(number))"
         if number == previous {
+            // The same number with two labels: say so, since --dedupe then keeps the first label.
+            let other = kind == .identify ? label.flatMap { $0.elementsEqual(previousLabel) ? nil : $0 } : nil
+            let labels = other.map {
+                " with another label ('\(String(decoding: $0, as: UTF8.self))'; \(place) has '\(String(decoding: previousLabel, as: UTF8.self))')"
+            } ?? ""
+            let fix = other == nil ? "--dedupe keeps one of each" : "--dedupe keeps the first row's label"
             try log.report(origin, rule: "duplicate-entries",
-                           "\(row) repeats \(place): duplicate entries (CallKit error 4); --dedupe keeps one of each",
+                           "\(row) repeats \(place)\(labels): duplicate entries (CallKit error 4); \(fix)",
                            callKitError: 4, text: text)
             return
         }

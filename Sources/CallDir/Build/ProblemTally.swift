@@ -78,8 +78,14 @@ package struct ProblemTally: Sendable, Equatable {
                                   : "remove the rows (emergency numbers are never blocked or labelled), or --skip-invalid leaves them out"))
         }
         if !labels.isEmpty {
-            kinds.append(Kind(name: "with labels CallKit would refuse", count: labels.reduce(0) { $0 + $1.1 }, rules: labels,
-                              fix: "--skip-invalid leaves them out"))
+            // Labels that are not UTF-8 mean a file in another encoding: every row with an accent
+            // fails, and --skip-invalid would drop them all. Converting keeps them.
+            let encoding = labels.contains { $0.0 == RejectReason.labelInvalidUTF8.rawValue }
+            let fix = encoding
+                ? "the list is not UTF-8: convert it first, e.g. iconv -f latin1 -t utf-8 LIST > LIST.utf8 (-f cp1252 for Windows files)"
+                    + (labels.count > 1 ? "; --skip-invalid leaves the other rows out" : "")
+                : "--skip-invalid leaves them out"
+            kinds.append(Kind(name: "with labels CallKit would refuse", count: labels.reduce(0) { $0 + $1.1 }, rules: labels, fix: fix))
         }
         for (rule, count) in others { kinds.append(Kind(name: rule, count: count, rules: [(rule, count)], fix: "")) }
         return kinds

@@ -7,7 +7,37 @@ package enum LabelRule {
         guard !trimmed.isEmpty else { return .emptyLabel }
         guard bytes.count <= IndexFormat.maxLabelBytes else { return .labelTooLong }
         if isPrintableASCII(bytes) { return nil }  // most labels: no scalar decoding needed
-        return firstProblem(bytes) { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? .labelControlCharacter : nil }
+        return firstProblem(bytes) { isControl($0) ? .labelControlCharacter : nil }
+    }
+
+    /// C0 and C1 controls, and Unicode's bidirectional controls (U+061C, U+200E-F, U+202A-E, U+2066-9), which make the
+    /// number beside a label read backwards on a terminal or a lock screen (U+202E), and the
+    /// line and paragraph separators and a byte-order mark inside text. Zero-width joiners stay:
+    /// emoji sequences and Persian words need them.
+    @inline(__always)
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isInvisibleControl(scalar.value)
+    }
+
+    @inline(__always)
+    private static func isInvisibleControl(_ value: UInt32) -> Bool {
+        guard value >= 0x061C else { return false }
+        return value == 0x061C || value == 0x200E || value == 0x200F || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value) || value == 0x2028 || value == 0x2029 || value == 0xFEFF
+    }
+
+    /// The first control character of a label `problem` refuses as `.labelControlCharacter`,
+    /// and its place (1 for the first character), for a message that names it.
+    package static func firstControl(_ bytes: UnsafeRawBufferPointer) -> (scalar: Unicode.Scalar, character: Int)? {
+        var found: (Unicode.Scalar, Int)?
+        var at = 0
+        _ = firstProblem(bytes) { scalar in
+            at += 1
+            let control = isControl(scalar)
+            if control { found = (scalar, at) }
+            return control ? .labelControlCharacter : nil
+        }
+        return found
     }
 
     /// Decodes `bytes` scalar by scalar: `.labelInvalidUTF8` at bad UTF-8, else the first

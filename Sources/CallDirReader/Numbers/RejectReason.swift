@@ -85,7 +85,7 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
             return "identification entries need a label (a second column); numbers without labels are a blocking list: give it with --block"
         case .emptyLabel: return "identification entries need a non-empty label"
         case .labelTooLong: return "labels are at most \(IndexFormat.maxLabelBytes) UTF-8 bytes"
-        case .labelControlCharacter: return "labels must not contain control characters"
+        case .labelControlCharacter: return "labels must not contain control characters (bidirectional controls such as U+202E included)"
         case .labelInvalidUTF8: return "labels must be valid UTF-8"
         case .duplicate: return "repeats the entry before it (--dedupe)"
         case .labelConflict: return "repeats the entry before it with another label; the first label wins (--dedupe)"
