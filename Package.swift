@@ -112,7 +112,7 @@ let package = Package(
         // The compiler: inputs (zlib, SQLite), sort, validation, exports. Its JSON lists are
         // read by the reader's JSON core, which the feed, the CLI and the daemon share.
         .target(name: "CallDir", dependencies: [
-            "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CallDirWriter", "CZlib", "CSQLite", "CKernels",
+            "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CallDirWriter", "CZlib", "CSQLite", "CKernels",
         ]),
         // The lookup front `calldir`, `calldir-cli` and the daemon share: the one-shot lookup
         // and its answers, the caller-ID policy, batch bodies, stdout and stderr.

@@ -1,4 +1,3 @@
-import CallDirLookup
 import CallDirReader
 
 /// A minimal JSON value and writer, so the CLI and the daemon print the same shapes without
