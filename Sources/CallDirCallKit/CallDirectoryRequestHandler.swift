@@ -23,7 +23,9 @@ extension CXCallDirectoryExtensionContext: CallDirectoryContext {}
 ///         }
 ///     }
 public final class CallDirectoryRequestHandler: @unchecked Sendable {  // `current` is guarded by `lock`
+    /// The App Group the app and the extension share (`group.com.example.calldir`).
     public let appGroup: String
+    /// Entries per request (`DeviceLoader.defaultRequestSize` unless given).
     public let requestSize: Int
     /// The phone's calling code for the user's layer (`personal.txt` and `contacts.vcf` in the
     /// folder, docs/CALLKIT.md "The user's layer"); the app's `ReloadCoordinator` must be given
@@ -47,6 +49,8 @@ public final class CallDirectoryRequestHandler: @unchecked Sendable {  // `curre
                          containerPath: FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)?.path)
     }
 
+    /// Call from the principal class's `beginRequest(with:)`: feeds one request of the loading
+    /// protocol and completes it, or cancels it with the reason (CallKit then empties the store).
     public func beginRequest(with context: CXCallDirectoryExtensionContext) {
         do {
             let request = CallDirectoryExtensionRequest(folder: try Self.folder(appGroup: appGroup), requestSize: requestSize, personal: personal)

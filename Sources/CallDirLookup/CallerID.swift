@@ -2,7 +2,7 @@ import CallDirReader
 
 /// What a lookup makes of one caller ID. Every input gets an answer: a PBX asks about every
 /// incoming call, and a withheld or malformed caller ID is an ordinary event, not an error.
-public enum CallerID: Equatable, Sendable {
+package enum CallerID: Equatable, Sendable {
     /// A possible E.164 number, to look up in the index.
     case number(Int64)
     /// Not a number that can be looked up, and why: `.withheld` (`anonymous`, `private`...),
@@ -11,38 +11,38 @@ public enum CallerID: Equatable, Sendable {
 }
 
 /// What a policy says to do with a caller ID that is not a number.
-public enum CallerIDAction: String, Sendable, CaseIterable {
+package enum CallerIDAction: String, Sendable, CaseIterable {
     case allow
     case block
 
     /// The lookup verdict this policy action gives.
-    public var verdict: LookupAction { self == .block ? .block : .allow }
+    package var verdict: LookupAction { self == .block ? .block : .allow }
 }
 
 /// What callers without a usable number get (`--anonymous`, `--invalid` on `lookup` and
 /// `serve`). Both default to `allow`: a lookup must never make calls fail closed, and
 /// "block anonymous callers" is a choice the operator makes.
-public struct CallerIDPolicy: Sendable, Equatable {
+package struct CallerIDPolicy: Sendable, Equatable {
     /// Withheld or empty caller IDs.
-    public var withheld: CallerIDAction
+    package var withheld: CallerIDAction
     /// Everything else that is not a possible number (`1234567`, `abc`), except an
     /// emergency number (`911`, `112`), which is always allowed.
-    public var invalid: CallerIDAction
+    package var invalid: CallerIDAction
 
-    public init(withheld: CallerIDAction = .allow, invalid: CallerIDAction = .allow) {
+    package init(withheld: CallerIDAction = .allow, invalid: CallerIDAction = .allow) {
         self.withheld = withheld
         self.invalid = invalid
     }
 
     /// An emergency number is always allowed, whatever `invalid` says (`EmergencyNumbers`).
-    public func action(for reason: RejectReason) -> CallerIDAction {
+    package func action(for reason: RejectReason) -> CallerIDAction {
         reason == .emergencyNumber ? .allow : reason.isWithheld ? withheld : invalid
     }
 }
 
 extension RejectReason {
     /// A caller ID that was withheld or left empty: the policy's `withheld` case.
-    public var isWithheld: Bool { self == .withheld || self == .empty }
+    package var isWithheld: Bool { self == .withheld || self == .empty }
 
     /// Whether text refused for this reason can still be what a caller sent: digits with the
     /// separators people write, a `+`, a withheld word, or something else a network might send
@@ -50,7 +50,7 @@ extension RejectReason {
     /// list's syntax: `1..4692576503` read as a range must not make a blocked caller ring
     /// through `--invalid allow`), nor text without a digit (empty, only separators, the dot
     /// segments `.` and `..`), which says the client lost the caller ID on its way.
-    public var canBeCallerID: Bool {
+    package var canBeCallerID: Bool {
         switch self {
         case .notASingleNumber, .invalidPattern, .invalidRange, .empty: return false
         default: return true
@@ -62,7 +62,7 @@ extension NumberNormalizer {
     /// Classifies a caller ID given as UTF-8 bytes (untrimmed). The words SIP and PSTN
     /// gateways put in place of a withheld number (`anonymous` as RFC 3323 asks, `private`,
     /// `restricted`, `withheld`, `unavailable`, `unknown`; any case) are `.withheld`.
-    public func classify(_ field: UnsafeRawBufferPointer) -> CallerID {
+    package func classify(_ field: UnsafeRawBufferPointer) -> CallerID {
         switch normalize(field) {
         case .success(.number(let number)): return .number(number)
         case .success(.range): return .notANumber(.notASingleNumber)
@@ -79,7 +79,7 @@ extension NumberNormalizer {
         }
     }
 
-    public func classify(_ field: String) -> CallerID {
+    package func classify(_ field: String) -> CallerID {
         var field = field
         return field.withUTF8 { classify(UnsafeRawBufferPointer($0)) }
     }

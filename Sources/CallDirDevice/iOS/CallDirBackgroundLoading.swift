@@ -9,6 +9,8 @@ import CallDirReader
 /// runs, `loadAll` resumes from the last confirmed request; when its time expires, the load is
 /// cancelled between requests and the rest is scheduled again.
 public enum CallDirBackgroundLoading {
+    /// Registers the handler of the `BGProcessingTask` named `identifier`: it resumes
+    /// `coordinator.loadAll()`, and schedules the rest when the load did not finish.
     public static func register(identifier: String, coordinator: ReloadCoordinator) {
         BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
             let running = RunningTask(task)

@@ -13,11 +13,14 @@ import UIKit
 /// `loadAll`, which then stops after the request under way, records consistent, and schedule
 /// the rest: `CallDirBackgroundLoading.schedule`) and ends the task, as iOS requires.
 public final class CallKitPlatform: CallDirectoryPlatform, @unchecked Sendable {  // `ended` is guarded by `lock`
+    /// The Call Directory extension's bundle identifier (`com.example.calldir.CallDirectory`).
     public let extensionIdentifier: String
     private let onBackgroundTimeExpiring: @Sendable () -> Void
     private let lock = NSLock()
     private var ended: Set<Int> = []
 
+    /// `onBackgroundTimeExpiring`: called when the background time runs out (cancel the task
+    /// running `loadAll` and schedule the rest); the task itself is ended here.
     public init(extensionIdentifier: String, onBackgroundTimeExpiring: @escaping @Sendable () -> Void = {}) {
         self.extensionIdentifier = extensionIdentifier
         self.onBackgroundTimeExpiring = onBackgroundTimeExpiring

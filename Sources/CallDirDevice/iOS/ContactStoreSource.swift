@@ -11,8 +11,10 @@ import Contacts
 /// the numbers to the App Group folder, and `loadAll` sends only the changed entries when they
 /// differ from the ones the device holds (docs/CALLKIT.md, "The user's layer").
 public struct ContactStoreSource: ContactsSource {
+    /// The store the contacts are read from.
     public let store: CNContactStore
 
+    /// Reads `store` (the user's contacts unless another is given).
     public init(store: CNContactStore = CNContactStore()) {
         self.store = store
     }
