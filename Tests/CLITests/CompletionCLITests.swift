@@ -40,7 +40,7 @@ struct CompletionCLITests {
             (["calldir", "compile", "--tmpdir", "sp"], ["spool"]),
           ])
     func filesComplete(line: [String], expected: [String]) throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         _ = folder.write("spam-list.txt", "18005550100\n")
         _ = folder.write("spam.calldir", "")
         try FileManager.default.createDirectory(atPath: folder.file("spool"), withIntermediateDirectories: false)

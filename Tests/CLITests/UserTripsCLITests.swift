@@ -24,7 +24,7 @@ struct UserTripsCLITests {
 
     @Test("--check --max-numbers names the list, not the default index path")
     func budgetNamesTheList() throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         let list = folder.write("b.txt", ["18005550100", "18005550101"])
         let result = try CLI.run(["compile", "--check", "--max-numbers", "1", "--block", list], environment: ["CALLDIR_INDEX": folder.file("default.calldir")])
         #expect(result.status == 1)
@@ -34,7 +34,7 @@ struct UserTripsCLITests {
 
     @Test("--error-format json: every line of stderr is a JSON object, the failure's summary included")
     func jsonStderrIsPure() throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         let list = folder.write("two.csv", ["18005550100,A", "18005550100,B"])
         let result = try CLI.run(["compile", "--identify", list, "-o", folder.file("x.calldir"), "--error-format", "json"])
         #expect(result.status == 1)
@@ -48,7 +48,7 @@ struct UserTripsCLITests {
 
     @Test("the same number with two labels and no --dedupe says that the labels differ")
     func repeatWithAnotherLabel() throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         let list = folder.write("two.csv", ["18005550100,Acme", "18005550100,Globex"])
         let result = try CLI.run(["compile", "--identify", list, "-o", folder.file("x.calldir")])
         #expect(result.status == 1)
@@ -58,7 +58,7 @@ struct UserTripsCLITests {
 
     @Test("a Latin-1 list is told to convert to UTF-8 with the command, not to leave every row out")
     func latin1Hint() throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         let list = folder.write("latin.csv", Array("18005550100,Caf".utf8) + [0xE9, 0x0A])
         let result = try CLI.run(["compile", "--identify", list, "-o", folder.file("x.calldir")])
         #expect(result.status == 1)
@@ -68,7 +68,7 @@ struct UserTripsCLITests {
 
     @Test("a TAB inside a quoted CSV label is reported as the label's, naming the character")
     func tabInQuotedLabel() throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         let list = folder.write("tab.csv", ["number,label", "18005550100,\"Acme\tCorp\""])
         let result = try CLI.run(["compile", "--identify", list, "-o", folder.file("x.calldir")])
         #expect(result.status == 1)
@@ -78,7 +78,7 @@ struct UserTripsCLITests {
     @Test("labels with bidirectional controls are refused (U+202E makes the number beside it read backwards)",
           arguments: ["\u{202E}", "\u{2066}", "\u{200F}", "\u{061C}", "\u{2028}"])
     func bidiControlsRefused(control: String) throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         let list = folder.write("bidi.csv", ["18005550100,Bank \(control)4321", "18005550101,Caf\u{E9} \u{1F469}\u{200D}\u{1F4BB}"])
         let result = try CLI.run(["compile", "--identify", list, "-o", folder.file("x.calldir"), "--skip-invalid"])
         #expect(result.status == 0, "\(result.stderr)")

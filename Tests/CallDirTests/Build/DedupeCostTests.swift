@@ -12,7 +12,7 @@ import TestSupport
 struct DedupeCostTests {
     @Test("shuffled formatted rows with 150 repeats: every repeat counted, no row read again", arguments: [false, true])
     func repeatsReadNoRowAgain(listed: Bool) throws {
-        let folder = try TempFolder()
+        let folder = TempFolder()
         var random = SeededGenerator(seed: 46)
         var rows = (0..<3_000).map { "(201) 555-\(String(format: "%04d", $0))" }
         rows += (0..<150).map { rows[$0 * 7] }
