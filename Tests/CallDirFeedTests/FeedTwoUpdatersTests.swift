@@ -58,6 +58,33 @@ struct FeedTwoUpdatersTests {
         #expect(rolledBack == 0, "rolled back \(rolledBack) of \(rounds)")
     }
 
+    @Test("serve --follow installing the origin's serial 4 while a cron update from a slow mirror (serial 3) downloads, on the same index: the cron update is refused (66), the daemon's index stays at 4")
+    func daemonAndCronUpdate() throws {
+        let s = try Setup()
+        defer { s.scratch.remove() }
+        let (mirror, origin, slow) = try Self.origin(s)
+        defer { origin.stop(); slow.stop() }
+        try FeedAdversaryTests.rules(s, [try Self.manifest(mirror).index.path: "late"])
+        let cron = try Started(["update", "--feed", slow.url, "--trusted-key", s.publicKey, "--index", s.follower, "--json"])
+        usleep(1_500_000)
+        // A daemon without an index fetches one before it answers; it polls again only after a minute.
+        let port = ChildServer.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FeedBin.path("calldir-serve"))
+        process.arguments = ["--index", s.follower, "--port", String(port), "--poll-interval", "0", "--follow", origin.url,
+                             "--trusted-key", s.publicKey, "--follow-interval", "60000", "--log-level", "critical"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let daemon = ChildServer(process: process, port: port)
+        defer { daemon.stop() }
+        #expect(ChildServer.waitUntilListening(port))
+        let late = cron.wait()
+        #expect(late.status == 66 && late.stderr.contains("feed check 'rollback' failed"), "\(late.status) \(late.stdout)\(late.stderr)")
+        #expect(FeedBin.bytes(s.follower) == FeedBin.bytes(s.scratch.file("v4.calldir")), "the index was rolled back")
+        #expect(Self.state(s.follower)?.serial == 4)
+    }
+
     @Test("two updates of one index from one feed at once both succeed (no shared temporary name) and leave the feed's index")
     func twoUpdatesAtOnce() throws {
         let s = try Setup()
