@@ -13,6 +13,8 @@ public struct FeedFollower: Sendable {
     public var trusted: [FeedPublicKey]
     /// The feed id to follow (`--feed-id`); else the one the state file pinned, else the first seen.
     public var pinnedFeed: String?
+    /// The key rotation version `trusted` belongs to (`--root-version`; 1: the feed's first keys).
+    public var trustedRootVersion: Int64 = 1
     /// The clock expiry is checked against (seconds since 1970).
     public var now: @Sendable () -> Int64
     /// Bytes received and announced, during a download.
@@ -30,7 +32,7 @@ public struct FeedFollower: Sendable {
     /// answered "not modified" to `ifNoneMatch`.
     public func check(transport: some FeedTransport, state: FeedState?, installed: CallDirIndex?,
                       ifNoneMatch: String? = nil) async throws -> FeedCheck? {
-        try await FeedCheck.run(transport: transport, trusted: trusted, state: state,
+        try await FeedCheck.run(transport: transport, trusted: trusted, trustedVersion: trustedRootVersion, state: state,
                                 installedSHA256: { installed.map { Self.sha256($0.file) } },
                                 now: now(), pinnedFeed: pinnedFeed, ifNoneMatch: ifNoneMatch)
     }

@@ -40,7 +40,7 @@ public struct FeedPhoneUpdater: Sendable {
 
     /// The installed state, nil before the first update.
     public func readState() throws -> FeedState? {
-        guard let bytes = try folder.read(statePath) else { return nil }
+        guard let bytes = try folder.read(statePath, limit: FeedJSON.maxBytes) else { return nil }
         return try FeedState.parse(bytes, name: statePath)
     }
 

@@ -103,6 +103,12 @@ public enum FeedPolicy {
     /// The most a serial may grow in one step: a leaked key cannot sign serial Int64.max and lock
     /// the honest publisher out for good (a key rotation lowers the floor again, `FeedRoot`).
     public static let maxSerialStep: Int64 = 1 << 20
+    /// The longest validity a manifest may have (`expires` - `created`): the publisher's
+    /// `--expires` bound, enforced by followers too, so a leaked key cannot sign a manifest
+    /// that freezes them for years.
+    public static let maxValidity: Int64 = 366 * 86400
+    /// How far in the future a manifest's `created` may be, for clocks that disagree (a day).
+    public static let maxClockSkew: Int64 = 86400
 
     /// What a follower downloads for a manifest.
     public enum Plan: Sendable, Equatable {
@@ -122,6 +128,25 @@ public enum FeedPolicy {
             throw FeedError(.feed, "the manifest names feed \(manifest.feed.map { "\"\($0)\"" } ?? "none (format 1)"), not the "
                             + "followed feed \"\(pinned)\": another feed's manifest (mix-and-match); the installed index is kept",
                             path: source)
+        }
+        if let state, state.feed == nil, pinnedFeed == nil, let id = manifest.feed,
+           manifest.index.sha256 != state.sha256, !manifest.deltas.contains(where: { $0.from == state.sha256 }) {
+            // A state written before feed ids pins nothing: the first manifest with an id is
+            // pinned only when it continues what is installed (its index, or a delta from it).
+            throw FeedError(.feed, "the state file names no feed (written before feed ids), and this manifest of feed \"\(id)\" "
+                            + "neither names the installed index nor offers a delta from it: perhaps another feed's manifest "
+                            + "(mix-and-match); the installed index is kept. If this is the feed you follow, give --feed-id \(id) once",
+                            path: source)
+        }
+        guard manifest.created <= now + maxClockSkew else {
+            throw FeedError(.manifest, "the manifest (serial \(manifest.serial)) was created at \(FeedText.timestamp(manifest.created)), "
+                            + "more than a day after now (\(FeedText.timestamp(now))): a manifest from the future is refused "
+                            + "(check this machine's clock); the installed index is kept", path: source)
+        }
+        guard manifest.expires - manifest.created <= maxValidity else {
+            throw FeedError(.manifest, "the manifest (serial \(manifest.serial)) is valid from \(FeedText.timestamp(manifest.created)) "
+                            + "to \(FeedText.timestamp(manifest.expires)), longer than the \(maxValidity / 86400) days a publisher "
+                            + "may sign; the installed index is kept", path: source)
         }
         guard now < manifest.expires else {
             throw FeedError(.expired, "the manifest (serial \(manifest.serial)) expired at \(FeedText.timestamp(manifest.expires)) "

@@ -93,19 +93,28 @@ public struct FeedCheck: Sendable {
     public var plan: FeedPolicy.Plan
 
     /// `nil` when the server says the manifest is unchanged since `ifNoneMatch`.
-    public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
+    public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], trustedVersion: Int64 = 1, state: FeedState?,
                            installedSHA256: String?, now: Int64, pinnedFeed: String? = nil,
                            ifNoneMatch: String? = nil) async throws -> FeedCheck? {
-        try await run(transport: transport, trusted: trusted, state: state, installedSHA256: { installedSHA256 },
-                      now: now, pinnedFeed: pinnedFeed, ifNoneMatch: ifNoneMatch)
+        try await run(transport: transport, trusted: trusted, trustedVersion: trustedVersion, state: state,
+                      installedSHA256: { installedSHA256 }, now: now, pinnedFeed: pinnedFeed, ifNoneMatch: ifNoneMatch)
     }
 
     /// `installedSHA256` is asked for only when the manifest was fetched (hashing a large
-    /// index is skipped when the server answers "not modified").
-    public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], state: FeedState?,
+    /// index is skipped when the server answers "not modified"). `trusted` are the keys of key
+    /// rotation `trustedVersion` (1: the feed's first keys; N: those `root/N.json` names, as a
+    /// follower installed after N-1 rotations is given them), where the walk starts unless the
+    /// state file has reached a later version.
+    public static func run(transport: some FeedTransport, trusted: [FeedPublicKey], trustedVersion: Int64 = 1, state: FeedState?,
                            installedSHA256: () -> String?, now: Int64, pinnedFeed: String? = nil,
                            ifNoneMatch: String? = nil) async throws -> FeedCheck? {
         guard !trusted.isEmpty else { throw FeedError(.usage, "no trusted key: pass --trusted-key ed25519:<hex>") }
+        guard trustedVersion >= 1 else { throw FeedError(.usage, "the trusted keys' rotation version must be 1 or more") }
+        if let pinnedFeed, let stateFeed = state?.feed, pinnedFeed != stateFeed {
+            throw FeedError(.usage, "this index follows feed \"\(stateFeed)\" (pinned in its state file); --feed-id \"\(pinnedFeed)\" "
+                            + "names another: nothing was fetched (to follow another feed, use another index, or remove "
+                            + "the state file if you trust the installed index)")
+        }
         guard let manifest = try await transport.fetch(FeedManifest.fileName, maxBytes: FeedJSON.maxBytes,
                                                        ifNoneMatch: ifNoneMatch) else { return nil }
         guard let signature = try await transport.fetch(FeedManifest.signatureFileName, maxBytes: 4096, ifNoneMatch: nil) else {
@@ -114,7 +123,8 @@ public struct FeedCheck: Sendable {
         }
         // The manifest's `root` (read before verifying, only to know how far to walk) names the
         // rotation statements to walk; the manifest is then verified with the keys reached.
-        let known = state?.root ?? FeedRoot(version: 1, keys: trusted, serial: 0)
+        let given = FeedRoot(version: trustedVersion, keys: trusted, serial: 0)
+        let known = state?.root.flatMap { $0.version >= trustedVersion ? $0 : nil } ?? given
         let root = try await walk(from: known, to: FeedManifest.rootVersion(unverified: manifest.bytes), transport: transport,
                                   feed: pinnedFeed ?? state?.feed)
         var state = state
@@ -140,7 +150,7 @@ public struct FeedCheck: Sendable {
         var root = root
         while root.version < target {
             let path = FeedRoot.path(version: root.version + 1)
-            guard let statement = try await transport.fetch(path, maxBytes: 1 << 16, ifNoneMatch: nil),
+            guard let statement = try await transport.fetch(path, maxBytes: FeedJSON.maxBytes, ifNoneMatch: nil),
                   let signature = try await transport.fetch(path + ".sig", maxBytes: 4096, ifNoneMatch: nil) else {
                 throw FeedError(.transport, "the server answered 'not modified' to an unconditional request", path: transport.location(path))
             }

@@ -53,6 +53,47 @@ package enum FeedFiles {
         return try body()
     }
 
+    /// Runs `body` holding an exclusive flock(2) on the folder of a followed index (`update`,
+    /// `serve --follow`), waiting for another follower's install to end (at most `wait`
+    /// seconds, then check `busy`): the serial is re-checked and the index installed under it,
+    /// so two updaters of one index never install out of order.
+    package static func withFollowerLock<T>(_ folder: String, wait: Int64 = 300,
+                                            _ body: () async throws -> T) async throws -> T {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw FeedError(.install, "cannot open the index's folder to lock it: \(String(cString: strerror(errno)))", path: folder)
+        }
+        defer { close(fd) }
+        var waited: Int64 = 0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw FeedError(.install, "cannot lock the index's folder: \(String(cString: strerror(errno)))", path: folder)
+            }
+            guard waited < wait * 1000 else {
+                throw FeedError(.busy, "another update held this folder's lock for \(wait) s; nothing was changed", path: folder)
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+            waited += 20
+        }
+        return try await body()
+    }
+
+    /// A new name for a temporary beside `destination` (mkstemp, so unique; a killed update's is
+    /// recognised by its PID and swept, `StaleTemporaries`), removed on SIGINT/SIGTERM until
+    /// `TemporaryFiles.unregister`.
+    package static func temporaryName(beside destination: String, suffix: String) throws -> String {
+        let base = destination.split(separator: "/").last.map(String.init) ?? "index"
+        let template = StaleTemporaries.fileTemplate(folder: AtomicFile.folder(of: destination), destinationName: base + suffix)
+        switch Syscalls.makeTemporaryFile(template: template, mode: 0o644) {
+        case .success(let made):
+            Syscalls.close(made.fd)
+            TemporaryFiles.register(made.path)
+            return made.path
+        case .failure(let error):
+            throw FeedError(.install, "cannot create a temporary file beside it: \(error.text)", path: destination)
+        }
+    }
+
     package static func publish(_ bytes: [UInt8], to path: String, role: String) throws {
         try AtomicText.publish(String(decoding: bytes, as: UTF8.self), to: path, role: role)
     }

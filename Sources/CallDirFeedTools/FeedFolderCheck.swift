@@ -13,10 +13,10 @@ package enum FeedFolderCheck {
         package var checkedFiles = 0
     }
 
-    package static func run(feed: String, trusted: [FeedPublicKey], now: Int64 = FeedText.now(),
+    package static func run(feed: String, trusted: [FeedPublicKey], trustedVersion: Int64 = 1, now: Int64 = FeedText.now(),
                             temporaryFolder: String = FeedFiles.temporaryFolder) async throws -> Report {
         let transport = FolderFeedTransport(root: feed)
-        guard let check = try await FeedCheck.run(transport: transport, trusted: trusted, state: nil,
+        guard let check = try await FeedCheck.run(transport: transport, trusted: trusted, trustedVersion: trustedVersion, state: nil,
                                                   installedSHA256: nil, now: now) else {
             throw FeedError(.manifest, "no manifest", path: feed)
         }

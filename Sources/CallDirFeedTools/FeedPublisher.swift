@@ -35,7 +35,7 @@ package enum FeedPublisher {
 
     package static let historyFolder = "history"
     /// The longest `--expires`: a manifest valid for longer would freeze followers for longer.
-    package static let maxExpiresAfter: Int64 = 366 * 86400
+    package static let maxExpiresAfter: Int64 = FeedPolicy.maxValidity
 
     /// Publishes NEW holding the feed folder's lock: a second `publish` at the same time is
     /// refused (check `busy`) before it changes anything.
@@ -56,6 +56,7 @@ package enum FeedPublisher {
     }
 
     private static func publishLocked(_ new: CallDirIndex, feed: String, key: FeedPrivateKey, options: Options) throws -> Outcome {
+        try refuseLinkedFolders(feed)
         let sha = FeedFiles.sha256(new.file)
         for folder in [feed + "/index", feed + "/delta", feed + "/" + historyFolder] { try FeedFiles.makeFolder(folder) }
 
@@ -70,11 +71,36 @@ package enum FeedPublisher {
         }
         let serial = try nextSerial(previous: previous, feed: feed)
         let feedId = try feedIdentity(previous: previous, options: options)
+        // The feed's key rotation is the one its manifest names; a statement past it is what a
+        // failed `--rotate-from` left (no manifest names it, so no follower walked it): removed.
+        var rootVersion = previous?.root ?? history(feed).first?.root ?? 1
+        if previous != nil { removeStatements(feed, after: rootVersion) }
         if let old = options.rotateFrom {
-            try rotate(feed: feed, from: old, to: key, feedId: feedId, serial: serial)
+            rootVersion = try rotate(feed: feed, from: old, to: key, current: rootVersion, feedId: feedId, serial: serial)
         }
-        let rootVersion = rootVersions(feed).max() ?? 1
+        do {
+            return try publishContent(new, sha: sha, feed: feed, key: key, options: options, previous: previous,
+                                      previousBytes: previousBytes, serial: serial, feedId: feedId, rootVersion: rootVersion)
+        } catch {
+            // Nothing names the statement until the manifest is in place: a failed rotation is undone.
+            if options.rotateFrom != nil, (try? currentManifestRoot(feed)) != rootVersion { removeStatements(feed, after: rootVersion - 1) }
+            throw error
+        }
+    }
 
+    /// The feed's folders are its own: publish writes and prunes inside them only, so a folder
+    /// that is a symbolic link (to a folder elsewhere) is refused before anything is written.
+    static func refuseLinkedFolders(_ feed: String) throws {
+        for name in ["index", "delta", historyFolder, FeedRoot.folder] where Syscalls.isSymbolicLink(feed + "/" + name) {
+            throw FeedError(.usage, "\(name)/ is a symbolic link: publish writes and prunes only inside the feed folder; "
+                            + "nothing was changed (make it a folder)", path: feed + "/" + name)
+        }
+    }
+
+    /// Steps 1 to 4 of a publication, once the serial, feed id and key rotation are settled.
+    private static func publishContent(_ new: CallDirIndex, sha: String, feed: String, key: FeedPrivateKey, options: Options,
+                                       previous: FeedManifest?, previousBytes: [UInt8]?, serial: Int64, feedId: String,
+                                       rootVersion: Int64) throws -> Outcome {
         // 1. The index, by its SHA-256: verified in full and copied on a worker thread while this
         // one diffs (each writes its own files); the composed deltas wait for both.
         let indexPath = "index/\(sha).calldir"
@@ -166,31 +192,6 @@ package enum FeedPublisher {
         return next
     }
 
-    /// Writes the next rotation statement, `root/<version>.json` naming `new` from `serial` on,
-    /// signed by `old` (which must be the feed's current key) and `new`, before any manifest
-    /// signed by `new` exists.
-    static func rotate(feed: String, from old: FeedPrivateKey, to new: FeedPrivateKey, feedId: String, serial: Int64) throws {
-        try FeedFiles.makeFolder(feed + "/" + FeedRoot.folder)
-        let current = rootVersions(feed).max() ?? 1
-        let currentPath = feed + "/" + FeedRoot.path(version: current)
-        if current > 1, let bytes = try FeedFiles.read(currentPath, maxBytes: 1 << 16),
-           case .array(let keys)? = try FeedJSON.parse(bytes, name: currentPath)["keys"], !keys.contains(.string(old.publicKey.text)) {
-            throw FeedError(.usage, "--rotate-from is not the key that rotation statement \(current) names", path: currentPath)
-        }
-        let path = feed + "/" + FeedRoot.path(version: current + 1)
-        let statement = FeedRoot(version: current + 1, keys: [new.publicKey], serial: serial).rendered(feed: feedId)
-        try FeedFiles.publish(statement, to: path, role: "the rotation statement")
-        try FeedFiles.publish(try FeedSignature.render(manifest: statement, keys: [old, new]), to: path + ".sig",
-                              role: "the rotation statement's signature")
-    }
-
-    /// The versions of the rotation statements in the folder.
-    static func rootVersions(_ feed: String) -> [Int64] {
-        Syscalls.folderEntries(feed + "/" + FeedRoot.folder).compactMap { name in
-            name.hasSuffix(".json") ? Int64(name.dropLast(5)) : nil
-        }
-    }
-
     /// The feed id: the previous manifest's, else `--feed-id`, else a new random one.
     static func feedIdentity(previous: FeedManifest?, options: Options) throws -> String {
         if let id = previous?.feed {
@@ -255,9 +256,10 @@ package enum FeedPublisher {
             for d in m.deltas { named.insert(d.path); named.insert("index/\(d.from).calldir") }
         }
         var removed: [String] = []
-        for folder in ["index", "delta"] {
+        for (folder, suffix) in [("index", ".calldir"), ("delta", ".calldelta")] {
             for name in Syscalls.folderEntries(feed + "/" + folder) where !named.contains(folder + "/" + name) {
-                if name.hasPrefix("pending-") || name.hasPrefix(".") { continue }
+                // Only the feed's own names (<sha256>.calldir, <sha256>.calldelta): anything else is left alone.
+                guard name.hasSuffix(suffix), FeedText.bytes(hex: String(name.dropLast(suffix.count)), count: 32) != nil else { continue }
                 _ = Syscalls.unlink(feed + "/" + folder + "/" + name)
                 removed.append(folder + "/" + name)
             }

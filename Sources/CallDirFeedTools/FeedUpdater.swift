@@ -20,6 +20,8 @@ package struct FeedUpdater: Sendable {
     package var trusted: [FeedPublicKey]
     /// `--feed-id`: the feed to follow; else the state file's, else the first manifest's.
     package var pinnedFeed: String?
+    /// `--root-version`: the key rotation version `trusted` belongs to.
+    package var trustedRootVersion: Int64 = 1
     /// Where the patch spills labels: the index's folder unless told (`--tmpdir`).
     package var temporaryFolder: String
     package var now: @Sendable () -> Int64 = { FeedText.now() }
@@ -35,13 +37,14 @@ package struct FeedUpdater: Sendable {
     var follower: FeedFollower {
         var follower = FeedFollower(trusted: trusted, now: now, progress: progress)
         follower.pinnedFeed = pinnedFeed
+        follower.trustedRootVersion = trustedRootVersion
         return follower
     }
 
     package var statePath: String { FeedState.path(forIndex: indexPath) }
 
     package func readState() throws -> FeedState? {
-        guard let bytes = try FeedFiles.read(statePath, maxBytes: 1 << 16) else { return nil }
+        guard let bytes = try FeedFiles.read(statePath, maxBytes: FeedJSON.maxBytes) else { return nil }
         return try FeedState.parse(bytes, name: statePath)
     }
 
@@ -73,43 +76,87 @@ package struct FeedUpdater: Sendable {
             }
             return (.upToDate(serial: state?.serial ?? 0), ifNoneMatch)
         }
-        return (try await install(check, installed: installed, transport: transport), check.etag)
+        return (try await install(check, seen: state, installed: installed, transport: transport), check.etag)
     }
 
-    private func install(_ check: FeedCheck, installed: CallDirIndex?, transport: some FeedTransport) async throws -> Result {
-        let state = try readState()
+    /// Downloads (or patches) the new index into a temporary of its own beside the index,
+    /// then, holding the folder's lock, re-checks the manifest against the state as it is now
+    /// (another updater, from another mirror, may have installed a later serial meanwhile) and
+    /// records the state and renames the index.
+    private func install(_ check: FeedCheck, seen: FeedState?, installed: CallDirIndex?,
+                         transport: some FeedTransport) async throws -> Result {
         let manifest = check.manifest
         let follower = follower
-        let staging = indexPath + ".feed-new"
-        defer { _ = Syscalls.unlink(staging) }
         switch check.plan {
         case .upToDate:
-            // A new serial for the same index, or a format-1 state to pin the feed and its expiry in.
-            if state?.serial != manifest.serial || state?.feed != manifest.feed || state?.expires != manifest.expires
-                || (state?.root ?? nil) != follower.state(after: check).root {
-                try record(check)
+            return try await FeedFiles.withFollowerLock(AtomicFile.folder(of: indexPath)) {
+                let state = try recheck(check, seen: seen)
+                // A new serial for the same index, or a format-1 state to pin the feed and its expiry in.
+                if state?.serial != manifest.serial || state?.feed != manifest.feed || state?.expires != manifest.expires
+                    || (state?.root ?? nil) != follower.state(after: check).root {
+                    try record(check)
+                }
+                return .upToDate(serial: manifest.serial)
             }
-            return .upToDate(serial: manifest.serial)
         case .full(let entry):
+            let staging = try FeedFiles.temporaryName(beside: indexPath, suffix: ".feed-new")
+            defer { Self.remove(staging) }
             let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
                                                        to: staging, role: "the index")
             try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
-            try record(check)
-            try FeedFiles.rename(staging, over: indexPath)
-            return .installed(serial: manifest.serial, viaDelta: false, downloaded: received)
+            return try await commit(check, seen: seen, staging: staging,
+                                    result: .installed(serial: manifest.serial, viaDelta: false, downloaded: received))
         case .delta(let entry):
             guard let installed else { throw FeedError(.base, "no installed index to apply a delta to", path: indexPath) }
-            let deltaPath = indexPath + ".feed-delta"
-            defer { _ = Syscalls.unlink(deltaPath) }
+            let staging = try FeedFiles.temporaryName(beside: indexPath, suffix: ".feed-new")
+            defer { Self.remove(staging) }
+            let deltaPath = try FeedFiles.temporaryName(beside: indexPath, suffix: ".feed-delta")
+            defer { Self.remove(deltaPath) }
             let received = try await follower.download(entry.path, size: entry.size, sha256: entry.sha256, transport: transport,
                                                        to: deltaPath, role: "the downloaded delta")
             try follower.patch(installed: installed, deltaPath: deltaPath, output: staging, temporaryFolder: temporaryFolder,
                                source: transport.location(entry.path))
             try FeedFollower.verify(try MappedFile(path: staging), against: manifest)
+            return try await commit(check, seen: seen, staging: staging,
+                                    result: .installed(serial: manifest.serial, viaDelta: true, downloaded: received))
+        }
+    }
+
+    /// Under the folder's lock: the re-check, the state, then the index (step 7).
+    private func commit(_ check: FeedCheck, seen: FeedState?, staging: String, result: Result) async throws -> Result {
+        try await FeedFiles.withFollowerLock(AtomicFile.folder(of: indexPath)) {
+            _ = try recheck(check, seen: seen)
             try record(check)
             try FeedFiles.rename(staging, over: indexPath)
-            return .installed(serial: manifest.serial, viaDelta: true, downloaded: received)
+            return result
         }
+    }
+
+    /// The state file as it is now (under the lock); when another updater changed it since
+    /// `seen`, the manifest's checks are run again against it: a serial it has passed is a
+    /// rollback (refused), whichever mirror this manifest came from.
+    private func recheck(_ check: FeedCheck, seen: FeedState?) throws -> FeedState? {
+        let state = try readState()
+        guard state != seen, var current = state else { return state }
+        let reached = current.root?.version ?? 1
+        if reached > check.root.version {
+            throw FeedError(.rollback, "another update installed serial \(current.serial), signed by key rotation \(reached); this "
+                            + "manifest (serial \(check.manifest.serial)) is signed by rotation \(check.root.version): the "
+                            + "installed index is kept", path: indexPath)
+        }
+        if check.root.version > reached { current.serial = min(current.serial, check.root.serial - 1) }
+        do {
+            _ = try FeedPolicy.plan(check.manifest, state: current, installedSHA256: nil, now: now(), pinnedFeed: pinnedFeed)
+        } catch var error as FeedError {
+            error.message = "another update changed the installed state meanwhile: " + error.message
+            throw error
+        }
+        return state
+    }
+
+    private static func remove(_ path: String) {
+        _ = Syscalls.unlink(path)
+        TemporaryFiles.unregister(path)
     }
 
     /// The new index is the manifest's (`FeedFollower.verify`).

@@ -55,10 +55,14 @@ package struct TrustedKeyOptions: ParsableArguments {
     @Option(name: .customLong("trusted-key"), help: ArgumentHelp("A public key the feed may be signed with (ed25519:<64 hex>, as `calldir keygen` prints); repeat it while rotating keys.", valueName: "key"))
     package var trustedKeys: [String] = []
 
+    @Option(name: .customLong("root-version"), help: ArgumentHelp("The key rotation the --trusted-key set belongs to: N for the keys root/N.json names (after N-1 rotations, as the feed's operator says); 1 is the feed's first keys.", valueName: "n"))
+    package var rootVersion = 1
+
     package init() {}
 
     package func validate() throws {
         guard !trustedKeys.isEmpty else { throw ValidationError("Give at least one --trusted-key ed25519:<64 hex>.") }
+        guard rootVersion >= 1 else { throw ValidationError("--root-version must be 1 or more.") }
     }
 }
 
@@ -89,6 +93,9 @@ package struct UpdateOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
+        if let feedId, !FeedIdText.isValid(feedId) {
+            throw ValidationError("--feed-id must be 1 to 64 letters, digits, '.', '_' or '-' (what `calldir publish` prints).")
+        }
         guard feed.hasPrefix("http://") || feed.hasPrefix("https://") else {
             throw ValidationError("--feed must be an http:// or https:// URL (for a folder on disk, use `calldir verify --feed`).")
         }
@@ -121,4 +128,14 @@ package enum FeedHelp {
     error (an unreadable or damaged index to publish). Every \
     error names the check that failed (feed check 'signature' failed: ...).
     """
+}
+
+/// A feed id's form (FEED-PROTOCOL.md: 1 to 64 of A-Z a-z 0-9 . _ -), checked with the options
+/// (this module links no feed code; `FeedManifest.isValidFeedId` is the same rule).
+package enum FeedIdText {
+    package static func isValid(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x5F, 0x2D].contains($0)
+        }
+    }
 }

@@ -44,6 +44,9 @@ package struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --follow: a public key the feed may be signed with (repeatable, for rotation).", valueName: "key"))
     package var trustedKeys: [String] = []
 
+    @Option(name: .customLong("root-version"), help: ArgumentHelp("With --follow: the key rotation the --trusted-key set belongs to (N: the keys root/N.json names).", valueName: "n"))
+    package var rootVersion = 1
+
     @Option(name: .customLong("follow-interval"), help: ArgumentHelp("With --follow: how often to poll the feed, in milliseconds (each wait varies by up to 10% so replicas spread out; requests are conditional).", valueName: "ms"))
     package var followInterval = 60_000
 
@@ -72,6 +75,10 @@ package struct ServeOptions: ParsableArguments {
         if let follow {
             guard follow.hasPrefix("http://") || follow.hasPrefix("https://") else { throw ValidationError("--follow must be an http:// or https:// URL.") }
             guard !trustedKeys.isEmpty else { throw ValidationError("--follow needs at least one --trusted-key ed25519:<64 hex>.") }
+            guard rootVersion >= 1 else { throw ValidationError("--root-version must be 1 or more.") }
+            if let feedId, !FeedIdText.isValid(feedId) {
+                throw ValidationError("--feed-id must be 1 to 64 letters, digits, '.', '_' or '-' (what `calldir publish` prints).")
+            }
             guard (50...Self.maxPollInterval).contains(followInterval) else {
                 throw ValidationError("--follow-interval must be 50 to \(Self.maxPollInterval) milliseconds.")
             }

@@ -55,6 +55,9 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .customLong("trusted-key"), help: ArgumentHelp("With --feed: a public key the feed may be signed with (repeatable).", valueName: "key"))
     var trustedKeys: [String] = []
 
+    @Option(name: .customLong("root-version"), help: ArgumentHelp("With --feed: the key rotation the --trusted-key set belongs to (N: the keys root/N.json names).", valueName: "n"))
+    var rootVersion = 1
+
     @Argument(help: ArgumentHelp("The index (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var file: String?
 
@@ -66,6 +69,7 @@ struct VerifyCommand: ParsableCommand {
             guard file == nil, !trustedKeys.isEmpty else {
                 throw ValidationError("--feed takes no index argument, and needs at least one --trusted-key.")
             }
+            guard rootVersion >= 1 else { throw ValidationError("--root-version must be 1 or more.") }
             FeedExec.run(.verifyFeed, skipping: 2)
         }
         let path = file ?? DefaultIndex.path

@@ -21,10 +21,11 @@ final class FeedFollowLoop: Sendable {
     let logger: Logger
 
     init(url: String, trusted: [FeedPublicKey], indexPath: String, intervalMilliseconds: Int, deadlines: FeedDeadlines,
-         feedId: String?, logger: Logger) {
+         feedId: String?, rootVersion: Int64 = 1, logger: Logger) {
         self.url = url
         var updater = FeedUpdater(indexPath: indexPath, trusted: trusted)
         updater.pinnedFeed = feedId
+        updater.trustedRootVersion = rootVersion
         self.updater = updater
         self.intervalMilliseconds = intervalMilliseconds
         self.deadlines = deadlines

@@ -7,6 +7,7 @@ import CallDirFeed
 import CallDirOptions
 import CallDirFeedTools
 import CallDirReader
+import CallDirWriter
 import Dispatch
 
 /// Runs the feed's commands (their options and help are in CallDirOptions; `calldir`
@@ -16,8 +17,12 @@ enum FeedRunner {
         do {
             switch command {
             case .keygen: try keygen(KeygenOptions.parse(arguments))
-            case .publish: try publish(PublishOptions.parse(arguments))
-            case .update: try update(UpdateOptions.parse(arguments))
+            case .publish:
+                TemporaryFiles.installInterruptCleanup()  // Ctrl-C: 130, temporaries removed (docs/CLI.md)
+                try publish(PublishOptions.parse(arguments))
+            case .update:
+                TemporaryFiles.installInterruptCleanup()
+                try update(UpdateOptions.parse(arguments))
             case .verifyFeed: try verifyFeed(VerifyFeedOptions.parse(arguments))
             }
             exit(ExitStatus.success.rawValue)
@@ -96,6 +101,7 @@ enum FeedRunner {
         guard let index = options.index else { throw FeedError(.usage, "--index is required") }
         var updater = FeedUpdater(indexPath: index, trusted: keys)
         updater.pinnedFeed = options.feedId
+        updater.trustedRootVersion = Int64(options.keys.rootVersion)
         var deadlines = FeedDeadlines()
         deadlines.total = .seconds(Int64(options.timeout))
         deadlines.minimumRate = Int64(options.minRate)
@@ -133,8 +139,8 @@ enum FeedRunner {
 
     static func verifyFeed(_ options: VerifyFeedOptions) throws {
         let keys = try trusted(options.keys.trustedKeys)
-        let feed = options.feed
-        let report = try runBlocking { try await FeedFolderCheck.run(feed: feed, trusted: keys) }
+        let feed = options.feed, version = Int64(options.keys.rootVersion)
+        let report = try runBlocking { try await FeedFolderCheck.run(feed: feed, trusted: keys, trustedVersion: version) }
         let m = report.manifest
         say(1, options.json ? FeedJSON.object([("feed", .string(feed)), ("ok", .bool(true)), ("feedId", m.feed.map { FeedJSON.string($0) } ?? .null),
                                                ("serial", .int(m.serial)),

@@ -74,7 +74,8 @@ struct ServeDaemon: ParsableCommand {
             deadlines.minimumRate = Int64(options.followMinRate)
             deadlines.window = .seconds(Int64(options.followStallWindow))
             let loop = FeedFollowLoop(url: url, trusted: keys, indexPath: index, intervalMilliseconds: options.followInterval,
-                                      deadlines: deadlines, feedId: options.feedId, logger: Logger(label: "calldir.feed"))
+                                      deadlines: deadlines, feedId: options.feedId, rootVersion: Int64(options.rootVersion),
+                                      logger: Logger(label: "calldir.feed"))
             follower = loop
             loop.seed(firstStatus)
             if access(index, F_OK) != 0 {

@@ -8,7 +8,7 @@ import Testing
 struct FeedFormatTests {
     static let a = String(repeating: "a", count: 64), b = String(repeating: "b", count: 64), c = String(repeating: "c", count: 64)
 
-    static func manifest(serial: Int64 = 3, expires: Int64 = 2_000_000_000, feed: String? = "feed-a") -> FeedManifest {
+    static func manifest(serial: Int64 = 3, expires: Int64 = 1_764_158_400 + 7 * 86400, feed: String? = "feed-a") -> FeedManifest {
         FeedManifest(feed: feed, serial: serial, created: 1_764_158_400, expires: expires, keyId: "",
                      index: .init(path: "index/\(c).calldir", size: 1000, sha256: c, crc32: "0badcafe", deviceEntries: 42),
                      deltas: [.init(from: a, to: c, path: "delta/\(b).calldelta", size: 100, sha256: b),
@@ -76,15 +76,28 @@ struct FeedFormatTests {
     func policy() throws {
         let m = Self.manifest()
         let state = FeedState(feed: nil, expires: nil, serial: 4, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
-        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: state, installedSHA256: Self.a, now: 0) })?.check == .rollback)
+        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: state, installedSHA256: Self.a, now: m.created) })?.check == .rollback)
         let same = FeedState(feed: nil, expires: nil, serial: 3, sha256: Self.a, keyId: "", manifestCreated: 0, installed: 0)
-        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: same, installedSHA256: Self.a, now: 0) })?.check == .rollback)
+        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: same, installedSHA256: Self.a, now: m.created) })?.check == .rollback)
         #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: nil, installedSHA256: nil, now: m.expires) })?.check == .expired)
-        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.a, now: 0) == .delta(m.deltas[0]))
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.a, now: m.created) == .delta(m.deltas[0]))
         // The delta from b is larger than the index: the index is cheaper.
-        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.b, now: 0) == .full(m.index))
-        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: nil, now: 0) == .full(m.index))
-        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.c, now: 0) == .upToDate)
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.b, now: m.created) == .full(m.index))
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: nil, now: m.created) == .full(m.index))
+        #expect(try FeedPolicy.plan(m, state: nil, installedSHA256: Self.c, now: m.created) == .upToDate)
+        // Issue 45: the follower's own time bounds, and the pin from a state without a feed id.
+        var future = m, forever = m
+        future.created += FeedPolicy.maxClockSkew + 1
+        future.expires += FeedPolicy.maxClockSkew + 1
+        forever.expires = forever.created + FeedPolicy.maxValidity + 1
+        for refused in [future, forever] {
+            #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(refused, state: nil, installedSHA256: nil, now: m.created) })?.check == .manifest)
+        }
+        let unpinned = FeedState(feed: nil, expires: nil, serial: 2, sha256: Self.b, keyId: "", manifestCreated: 0, installed: 0)
+        #expect(try FeedPolicy.plan(m, state: unpinned, installedSHA256: Self.b, now: m.created) == .full(m.index))
+        let elsewhere = FeedState(feed: nil, expires: nil, serial: 2, sha256: String(repeating: "e", count: 64), keyId: "",
+                                  manifestCreated: 0, installed: 0)
+        #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(m, state: elsewhere, installedSHA256: nil, now: m.created) })?.check == .feed)
     }
 
     @Test("hostile manifests: paths leaving the folder, wrong types, duplicate members, unknown format")
@@ -134,13 +147,13 @@ struct FeedFormatTests {
         #expect(try FeedManifest.parse(legacy.rendered()) == legacy)
         #expect(try FeedManifest.parse(m.rendered()).feed == "feed-a")
         let pinned = FeedState(feed: "feed-a", expires: 2_000_000_000, serial: 2, sha256: Self.b, keyId: "", manifestCreated: 0, installed: 0)
-        #expect(try FeedPolicy.plan(m, state: pinned, installedSHA256: Self.a, now: 0) == .delta(m.deltas[0]))
+        #expect(try FeedPolicy.plan(m, state: pinned, installedSHA256: Self.a, now: m.created) == .delta(m.deltas[0]))
         var other = m
         other.feed = "feed-b"
         for refused in [other, legacy] {
-            #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(refused, state: pinned, installedSHA256: Self.a, now: 0) })?.check == .feed)
+            #expect((#expect(throws: FeedError.self) { try FeedPolicy.plan(refused, state: pinned, installedSHA256: Self.a, now: m.created) })?.check == .feed)
             #expect((#expect(throws: FeedError.self) {
-                try FeedPolicy.plan(refused, state: nil, installedSHA256: nil, now: 0, pinnedFeed: "feed-a")
+                try FeedPolicy.plan(refused, state: nil, installedSHA256: nil, now: m.created, pinnedFeed: "feed-a")
             })?.check == .feed)
         }
         #expect(FeedError(.feed, "").exitCode == 66)

@@ -84,6 +84,30 @@ struct FeedPublishLockTests {
         let result = try FeedBin.run(["publish", s.scratch.file("v1.calldir"), "--feed", s.feed, "--key", s.scratch.file("feed.key")])
         #expect(result.status == 65 && result.stderr.contains("no next serial"), "\(result.status) \(result.stderr)")
     }
+
+    @Test("publish prunes only the feed's own names in index/ and delta/, and refuses a folder linked elsewhere (64) with the linked files kept")
+    func pruneOnlyOwnFiles() throws {
+        let s = try Setup()
+        defer { s.scratch.remove() }
+        let planted = ["index/notes.txt", "index/backup.calldir", "delta/README", "delta/old.calldelta.bak", "index/.keep"]
+        for name in planted { try Data("mine".utf8).write(to: URL(fileURLWithPath: s.feed + "/" + name)) }
+        try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
+        try s.publish("v2.calldir", ["--grace", "1s"])
+        let deleted = planted.filter { !FileManager.default.fileExists(atPath: s.feed + "/" + $0) }
+        #expect(deleted.isEmpty, "\(deleted.count) of \(planted.count) unrelated files deleted: \(deleted)")
+        // A feed whose delta/ is a symbolic link to another folder.
+        let elsewhere = s.scratch.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let theirs = ["a.txt", "b.calldelta"]
+        for name in theirs { try Data("theirs".utf8).write(to: URL(fileURLWithPath: elsewhere + "/" + name)) }
+        let linked = s.scratch.file("linked")
+        try FileManager.default.createDirectory(atPath: linked, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linked + "/delta", withDestinationPath: elsewhere)
+        let result = try FeedBin.run(["publish", s.scratch.file("v1.calldir"), "--feed", linked, "--key", s.scratch.file("feed.key")])
+        #expect(result.status == 64 && result.stderr.contains("symbolic link"), "\(result.status) \(result.stderr)")
+        #expect(theirs.allSatisfy { FileManager.default.fileExists(atPath: elsewhere + "/" + $0) })
+        #expect(!FileManager.default.fileExists(atPath: linked + "/manifest.json"))
+    }
 }
 
 /// The serial `publish --json` printed.

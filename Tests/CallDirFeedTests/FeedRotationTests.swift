@@ -86,4 +86,67 @@ struct FeedRotationTests {
             #expect(after.status == 65 && after.stderr.contains("feed check 'untrusted-key' failed"), "\(after.stdout)\(after.stderr)")
         }
     }
+
+    @Test("a publish --rotate-from that fails (a damaged NEW) leaves no rotation statement: publishing with the old key keeps followers updating, and the retried rotation succeeds")
+    func failedRotationRecovers() throws {
+        try FeedAdversaryTests.withHostileServer { s, server in
+            try #require(try s.update(server.url).status == 0)
+            let newKey = try Self.key(s, "new.key"), oldKey = s.scratch.file("feed.key")
+            let v2 = try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 2), in: s.scratch, name: "v2.calldir")
+            var damaged = try #require(FeedBin.bytes(v2))
+            damaged[damaged.count / 2] ^= 0x5A  // a block's bytes: the full verification fails, after the rotation was begun
+            try damaged.write(to: URL(fileURLWithPath: s.scratch.file("damaged.calldir")))
+            let failed = try FeedBin.run(["publish", s.scratch.file("damaged.calldir"), "--feed", s.feed, "--key", newKey.path,
+                                          "--rotate-from", oldKey])
+            #expect(failed.status != 0, "\(failed.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: s.feed + "/root/2.json"), "a failed rotation left root/2.json")
+            // The operator publishes with the old key after all: followers go on.
+            try Self.publish(s, "v2.calldir", key: oldKey)
+            let followed = try s.update(server.url)
+            #expect(followed.status == 0 && followed.stdout.contains("\"serial\":2,\"updated\":true"), "\(followed.stdout)\(followed.stderr)")
+            // A statement left by a killed rotation (Ctrl-C) does not stop the retry either.
+            try FileManager.default.createDirectory(atPath: s.feed + "/root", withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: s.feed + "/root/2.json"))
+            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 3), in: s.scratch, name: "v3.calldir")
+            let retry = try FeedBin.run(["publish", s.scratch.file("v3.calldir"), "--feed", s.feed, "--key", newKey.path,
+                                         "--rotate-from", oldKey])
+            #expect(retry.status == 0, "\(retry.stderr)")
+            let rotated = try s.update(server.url)
+            #expect(rotated.status == 0 && rotated.stdout.contains("\"serial\":3,\"updated\":true"), "\(rotated.stdout)\(rotated.stderr)")
+            #expect(try Self.state(s).root?.keys == [try FeedPublicKey(text: newKey.publicKey)])
+        }
+    }
+
+    @Test("after two rotations, a follower and verify --feed given the feed's current key with --root-version 3 take the feed; without it, 65")
+    func currentKeyAfterTwoRotations() throws {
+        try FeedAdversaryTests.withHostileServer { s, server in
+            var signing = s.scratch.file("feed.key")
+            var current = s.publicKey
+            for version in 2...3 {
+                let next = try Self.key(s, "k\(version).key")
+                try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: UInt64(version)), in: s.scratch, name: "v\(version).calldir")
+                try Self.publish(s, "v\(version).calldir", key: next.path, ["--rotate-from", signing])
+                (signing, current) = (next.path, next.publicKey)
+            }
+            let fresh = s.scratch.file("follower/fresh.calldir")
+            let plain = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", current, "--index", fresh])
+            #expect(plain.status == 65, "\(plain.stderr)")
+            let given = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", current, "--root-version", "3",
+                                         "--index", fresh, "--json"])
+            #expect(given.status == 0 && given.stdout.contains("\"serial\":3,\"updated\":true"), "\(given.stdout)\(given.stderr)")
+            #expect(FeedBin.bytes(fresh) == FeedBin.bytes(s.scratch.file("v3.calldir")))
+            #expect(try Self.state(s, fresh).root?.version == 3)
+            // The next rotation is walked from there.
+            let k4 = try Self.key(s, "k4.key")
+            try FeedBin.compile(FeedBin.churned(s.v1, fraction: 0.02, seed: 4), in: s.scratch, name: "v4.calldir")
+            try Self.publish(s, "v4.calldir", key: k4.path, ["--rotate-from", signing])
+            let walked = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", current, "--root-version", "3",
+                                          "--index", fresh, "--json"])
+            #expect(walked.status == 0 && walked.stdout.contains("\"serial\":4,\"updated\":true"), "\(walked.stdout)\(walked.stderr)")
+            let verify = try FeedBin.run(["verify", "--feed", s.feed, "--trusted-key", k4.publicKey, "--root-version", "4"])
+            #expect(verify.status == 0, "\(verify.stderr)")
+            let wrong = try FeedBin.run(["verify", "--feed", s.feed, "--trusted-key", k4.publicKey])
+            #expect(wrong.status == 65, "\(wrong.stderr)")
+        }
+    }
 }

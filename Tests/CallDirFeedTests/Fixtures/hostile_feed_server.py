@@ -4,6 +4,7 @@
 Serves the folder given as argv[1] on 127.0.0.1 (a free port, printed first on stdout), and
 misbehaves per file as rules.json (next to the folder, re-read on every request) says:
   "slow"     answer nothing for 60 s (the client's time-out must fire)
+  "late"     answer normally after 4 s (a slow mirror, or a long download)
   "extra"    the file followed by 1 MiB more, with a Content-Length that covers it all
   "endless"  200 with no Content-Length, then bytes forever (until the client hangs up)
   "missing"  404
@@ -41,6 +42,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         try:
             if rule == "slow":
                 time.sleep(60)
+                return
+            if rule == "late":
+                time.sleep(4)
+                super().do_GET()
                 return
             if rule == "missing":
                 self.send_error(404)
