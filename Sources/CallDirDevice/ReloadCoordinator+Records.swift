@@ -17,10 +17,11 @@ extension ReloadCoordinator {
     /// What records a launch or an earlier request left: a clearing the app did not finish
     /// (the taken record) is finished or, if another request wrote in between, starts over; a
     /// pending record of the very request committed (the app killed between its commit and
-    /// clearing pending, or a confirmation that came after the clearing) is cleared; a
-    /// confirmed pending record is committed (returned); after error 7 any other pending record
-    /// is the other load's, left alone while it runs; else it starts over.
-    func settleLeftOvers() throws -> LoadCheckpoint? {
+    /// clearing pending, or a confirmation that came after the clearing) is cleared; after
+    /// error 7 any pending record but a confirmed one is the other load's, left alone while it
+    /// runs; an unconfirmed checkpoint is waited for once more; a confirmed pending record is
+    /// committed (returned); else it starts over.
+    func settleLeftOvers() async throws -> LoadCheckpoint? {
         if let taken = try io({ try folder.read(folder.takenPath) }) {
             let committed = LoadRecord.decode(try io { try folder.readCommitted() })
             guard let committed, LoadRecord.decode(taken)?.isSameRequest(as: committed) == true else {
@@ -43,10 +44,10 @@ extension ReloadCoordinator {
             try io { try folder.remove(folder.takenPath) }
             return committed.checkpoint
         }
-        if let record, record.confirmed, record.checkpoint != nil,
-           record.generation >= LoadRecord.nextGeneration(after: [try io { try folder.readCommitted() }]) {
-            return try commit(record)
-        }
+        let next = LoadRecord.nextGeneration(after: [try io { try folder.readCommitted() }])
+        var newest = record.flatMap { $0.checkpoint != nil && $0.generation >= next ? $0 : nil }
+        if let fed = newest, !fed.confirmed, progress.busyAnswers == 0 { newest = try await awaitConfirmation(of: fed) }
+        if let newest, newest.confirmed, newest.checkpoint != nil, newest.generation >= next { return try commit(newest) }
         if progress.busyAnswers > 0 { return nil }  // the other load's record, while it runs
         try startOver(halvingRequests: false)
         return nil
@@ -54,13 +55,12 @@ extension ReloadCoordinator {
 
     /// After CallKit reported the request of generation `expected` done: its own checkpoint,
     /// or a later request's confirmed one (the store is what the last request left), is
-    /// committed, once the extension confirmed it (`awaitConfirmation`). Anything else (an
-    /// expiry: this request's record back to under way; a later request not confirmed;
-    /// damage) starts over: nil. A checkpoint that finishes the load is never committed
-    /// unconfirmed: an expired completion would leave the store empty with the load reported
-    /// finished; it stays pending, and `loadAll` throws `.unconfirmed`. An unconfirmed one
-    /// that does not finish is committed: a late expiry puts this request's under-way record
-    /// back, which the next request (or the next `loadAll`) sees and starts over.
+    /// committed once the extension confirmed it (`awaitConfirmation`): never before, as an
+    /// expired completion may still come and empty the store, and a load built on it would be
+    /// reported finished with the list missing. Unconfirmed after the wait: it stays pending,
+    /// a failure (`.unconfirmed`), and `settleLeftOvers` waits once more before it adopts it or
+    /// starts over. Anything else (an expiry: this request's record back to under way; a later
+    /// request not confirmed; damage) starts over. Returns nil when nothing was committed.
     func settleRequest(expected: UInt64) async throws -> LoadCheckpoint? {
         var record = LoadRecord.decode(try io { try folder.readPending() })
         if let fed = record, fed.checkpoint != nil, !fed.confirmed, fed.generation >= expected {
@@ -71,8 +71,9 @@ extension ReloadCoordinator {
             try fail(.noCheckpoint)
             return nil
         }
-        if !record.confirmed, record.checkpoint?.isFinished == true {
-            throw ReloadError(reason: .unconfirmed, requests: progress.requests)
+        if !record.confirmed {
+            try fail(.unconfirmed)
+            return nil
         }
         guard let checkpoint = try commit(record) else {
             try fail(.noCheckpoint)

@@ -36,10 +36,10 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
         /// `reloadExtension` reported success but the extension left no checkpoint (an
         /// expired completion, a record it could not write): nothing is known to be stored.
         case noCheckpoint
-        /// CallKit reported the request that finishes the load done, but the extension's
-        /// completion handler never confirmed it within a few seconds (an expired completion
-        /// may still come, and the store would then be empty): not reported finished. The
-        /// next `loadAll` adopts the request once confirmed, else starts over.
+        /// CallKit reported the last request done, but the extension's completion handler did
+        /// not confirm it within a few seconds, twice (an expired completion may still come,
+        /// and the store would then be empty): nothing is built on it. The next `loadAll`
+        /// adopts the request once confirmed, else starts over.
         case unconfirmed
         /// The user has not enabled the extension (Settings > Phone > Call Blocking & Identification).
         case disabled
@@ -76,8 +76,8 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The app's half of the loading protocol (docs/CALLKIT.md): one load at a time, request after
 /// request until the device holds the whole index, committing a checkpoint only after CallKit
 /// reported success for the request that left it (or the extension confirmed it: a relaunch
-/// or a system-run request costs no re-send), reporting finished only once the extension
-/// confirmed the last request, clearing pending only if no other request wrote since
+/// or a system-run request costs no re-send), building on a request only once the extension
+/// confirmed it, clearing pending only if no other request wrote since
 /// (`LoadRecord`'s generation), and starting over after any failure or any record the app did
 /// not commit. The records' side is in `ReloadCoordinator+Records.swift`. Keep one coordinator per App Group folder: the actor serialises its own
 /// calls, not those of a second instance. Installs go through it too, so an install never interleaves
@@ -214,7 +214,7 @@ public actor ReloadCoordinator {
             // app did not commit means the store may be empty: start over.
             // An adopted record may be of the index installed before (a system-run request, then
             // an install): finished only if it names the index installed now.
-            if let adopted = try settleLeftOvers(), adopted.isFinished, isInstalled(adopted), try isWanted(adopted) { return finished(adopted) }
+            if let adopted = try await settleLeftOvers(), adopted.isFinished, isInstalled(adopted), try isWanted(adopted) { return finished(adopted) }
             if Task.isCancelled { throw ReloadError(reason: .cancelled, requests: progress.requests) }
             try stepHook?(.beforeReload)
             // No committed record yet: a start-over record asks for the coordinator's size.
