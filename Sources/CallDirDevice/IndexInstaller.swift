@@ -134,11 +134,15 @@ public struct IndexInstaller: Sendable {
     }
 
     /// True when the committed checkpoint is a finished load of the installed index, with no
-    /// uncommitted record beside it.
+    /// uncommitted record beside it (a pending record of that very request, confirmed, is
+    /// not one: the extension's confirmation came after the app's clearing).
     private func currentIsLoadedCompletely() throws -> Bool {
-        guard folder.exists(folder.indexPath), LoadCheckpoint.pendingRecord(try folder.readPending()) == .none, !folder.exists(folder.takenPath),
-              let bytes = try folder.readCommitted(), let checkpoint = try? LoadCheckpoint(bytes: bytes),
+        guard folder.exists(folder.indexPath), !folder.exists(folder.takenPath),
+              let bytes = try folder.readCommitted(), let committed = LoadRecord.decode(bytes), let checkpoint = committed.checkpoint,
               checkpoint.isFinished else { return false }
+        if let pending = try folder.readPending() {
+            guard let record = LoadRecord.decode(pending), record.confirmed, record.isSameRequest(as: committed) else { return false }
+        }
         guard let current = try? CallDirIndex(path: folder.indexPath) else { return false }
         return checkpoint.names(current)
     }

@@ -13,8 +13,9 @@ public protocol CallDirectoryPlatform: Sendable {
     func beginBackgroundTask() async -> Int
     /// Ends the background task `beginBackgroundTask` started.
     func endBackgroundTask(_ token: Int) async
-    /// Waits before `loadAll` retries after error 7 (another load under way). The default
-    /// sleeps; tests record the waits instead.
+    /// Waits before `loadAll` looks again: after error 7 (another load under way), and while
+    /// the extension has not confirmed a request CallKit reported done. The default sleeps;
+    /// tests record the waits instead.
     func pause(seconds: Double) async
 }
 
@@ -35,6 +36,11 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
         /// `reloadExtension` reported success but the extension left no checkpoint (an
         /// expired completion, a record it could not write): nothing is known to be stored.
         case noCheckpoint
+        /// CallKit reported the last request done, but the extension's completion handler did
+        /// not confirm it within a few seconds, twice (an expired completion may still come,
+        /// and the store would then be empty): nothing is built on it. The next `loadAll`
+        /// adopts the request once confirmed, else starts over.
+        case unconfirmed
         /// The user has not enabled the extension (Settings > Phone > Call Blocking & Identification).
         case disabled
         /// A record could not be read or written.
@@ -59,6 +65,7 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
         switch reason {
         case .callKit(let code): return "reload failed after \(requests) requests: \(code)"
         case .noCheckpoint: return "reload reported success but the extension left no checkpoint (\(requests) requests); start over"
+        case .unconfirmed: return "the last request reported success but the extension has not confirmed it (\(requests) requests); the next loadAll adopts it once confirmed"
         case .disabled: return "the Call Directory extension is disabled: the user must enable it in Settings"
         case .io(let error): return "a load record could not be kept: \(error)"
         case .cancelled: return "loading stopped after \(requests) requests (cancelled); the next loadAll resumes"
@@ -69,9 +76,10 @@ public struct ReloadError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The app's half of the loading protocol (docs/CALLKIT.md): one load at a time, request after
 /// request until the device holds the whole index, committing a checkpoint only after CallKit
 /// reported success for the request that left it (or the extension confirmed it: a relaunch
-/// or a system-run request costs no re-send), clearing pending only if no other request wrote
-/// since (`LoadRecord`'s generation), and starting over after any failure or any record the
-/// app did not commit. Keep one coordinator per App Group folder: the actor serialises its own
+/// or a system-run request costs no re-send), building on a request only once the extension
+/// confirmed it, clearing pending only if no other request wrote since
+/// (`LoadRecord`'s generation), and starting over after any failure or any record the app did
+/// not commit. The records' side is in `ReloadCoordinator+Records.swift`. Keep one coordinator per App Group folder: the actor serialises its own
 /// calls, not those of a second instance. Installs go through it too, so an install never interleaves
 /// with a load. Portable (no Foundation): Linux tests drive it against `CallKitSimulator`.
 public actor ReloadCoordinator {
@@ -85,8 +93,11 @@ public actor ReloadCoordinator {
     /// Requests per `loadAll` at most (a 15M-entry list at 1M per request needs 15).
     public let maxRequests: Int
     /// Entries per request the app asks for at first (the extension's own size caps it); after
-    /// a kill (error 2) or an expiry it halves, down to `minimumRequestSize`, and the committed
-    /// record keeps it across launches.
+    /// a kill (error 2) or an expiry (however CallKit reports it) it halves, down to
+    /// `minimumRequestSize`, and the committed record keeps it across launches; it doubles back
+    /// (up to this) after `successesBeforeGrowing` requests in a row, though never, within one
+    /// `loadAll`, back to a size that failed in it (a load that cannot finish at that size
+    /// would start over forever).
     public let requestSize: Int
     /// The smallest request size the halving goes down to.
     public let minimumRequestSize: Int
@@ -96,6 +107,8 @@ public actor ReloadCoordinator {
     public let personal: PersonalSettings?
 
     private var locked = false
+    /// What the `loadAll` under way has seen (reset at each).
+    var progress = LoadProgress()
     private var waiters: [CheckedContinuation<Void, Never>] = []
     /// Tests: called at each step; a throw stops `loadAll` on the spot, as a killed app would.
     package var stepHook: (@Sendable (ReloadStep) throws -> Void)?
@@ -195,59 +208,69 @@ public actor ReloadCoordinator {
     private func reloadUntilFinished() async throws -> LoadCheckpoint {
         if await platform.isExtensionEnabled() == false { throw ReloadError(reason: .disabled, requests: 0) }
         _ = try wantedOverlay()  // a layer the extension could not read: say so before any request
-        var requests = 0
-        var failures = 0
-        func fail(_ reason: ReloadError.Reason) throws {
-            failures += 1
-            if failures >= maxConsecutiveFailures || requests >= maxRequests { throw ReloadError(reason: reason, requests: requests) }
-        }
+        progress = LoadProgress()
         while true {
             // Records left over: a confirmed request is adopted (no re-send), anything else the
             // app did not commit means the store may be empty: start over.
             // An adopted record may be of the index installed before (a system-run request, then
             // an install): finished only if it names the index installed now.
-            if let adopted = try settleLeftOvers(), adopted.isFinished, isInstalled(adopted), try isWanted(adopted) { return finished(adopted) }
-            if Task.isCancelled { throw ReloadError(reason: .cancelled, requests: requests) }
+            if let adopted = try await settleLeftOvers(), adopted.isFinished, isInstalled(adopted), try isWanted(adopted) { return finished(adopted) }
+            if Task.isCancelled { throw ReloadError(reason: .cancelled, requests: progress.requests) }
             try stepHook?(.beforeReload)
-            // The number the extension gives this request: one above every record now there.
             // No committed record yet: a start-over record asks for the coordinator's size.
             if try io({ try folder.readCommitted() }) == nil { try startOver(halvingRequests: false) }
-            let expected = LoadRecord.nextGeneration(after: [try io { try folder.readCommitted() }])
-            requests += 1
+            // The number the extension gives this request: one above every record now there
+            // (after error 7 the other load's record may still be pending).
+            let expected = try io {
+                LoadRecord.nextGeneration(after: [try folder.readCommitted(), try folder.readPending(), try folder.read(folder.takenPath)])
+            }
+            progress.requests += 1
             if let code = await platform.reloadExtension() {
-                if code == .currentlyLoading {
-                    // Another load (one the system started) is running: this request never ran
-                    // and the records are the other's. Wait longer each time, then look again.
-                    try stepHook?(.afterFailure)
-                    try fail(.callKit(code))
-                    await platform.pause(seconds: Double(1 << min(failures - 1, 6)))
-                    continue
-                }
-                try startOver(halvingRequests: code == .loadingInterrupted)
-                try stepHook?(.afterFailure)
-                if code == .extensionDisabled || code == .noExtensionFound { throw ReloadError(reason: .callKit(code), requests: requests) }
-                try fail(.callKit(code))
+                try await failed(code, expected: expected)
                 continue
             }
+            progress.otherLoadEnded()
             try stepHook?(.afterSuccess)
-            let record = LoadRecord.decode(try io { try folder.readPending() })
-            // This request's own checkpoint, or a later request's confirmed one (the store is
-            // what the last request left). Anything else: an expiry (this request's record
-            // back to under way), a later request not confirmed, damage.
-            guard let record, record.checkpoint != nil, record.generation == expected || (record.confirmed && record.generation > expected) else {
-                try startOver(halvingRequests: record?.checkpoint == nil && record?.generation == expected)
-                try fail(.noCheckpoint)
-                continue
-            }
-            guard let checkpoint = try commit(record) else {
-                try fail(.noCheckpoint)
-                continue
-            }
-            failures = 0
+            guard let checkpoint = try await settleRequest(expected: expected) else { continue }
+            progress.failures = 0
+            try growAfterSuccess()
             // Finished with another layer than the folder's now (an edit, an expiry during the
             // load): the next request sends the change.
             if checkpoint.isFinished, try isWanted(checkpoint) { return finished(checkpoint) }
-            if requests >= maxRequests { throw ReloadError(reason: .noCheckpoint, requests: requests) }
+            if progress.requests >= maxRequests { throw ReloadError(reason: .noCheckpoint, requests: progress.requests) }
+        }
+    }
+
+    /// CallKit failed the request with `code`. Error 7: another load (usually one the system
+    /// started) is running, this request never ran, and the records are the other's: wait as
+    /// long as it runs (1, 2, 4, 8, 8 ... s, at most `otherLoadPatience` in all), keeping its
+    /// records and ours (`settleLeftOvers` adopts what it confirms). Anything else empties the
+    /// store: start over, halving the size after a kill or an expiry however reported (this
+    /// request's under-way record: it stopped feeding, or its completion expired).
+    private func failed(_ code: CallDirectoryErrorCode, expected: UInt64) async throws {
+        if code == .currentlyLoading {
+            try stepHook?(.afterFailure)
+            let wait = Double(1 << min(progress.busyAnswers, 3))
+            progress.busyAnswers += 1
+            guard progress.busyWaited + wait <= Self.otherLoadPatience else { throw ReloadError(reason: .callKit(code), requests: progress.requests) }
+            progress.busyWaited += wait
+            await platform.pause(seconds: wait)
+            return
+        }
+        progress.otherLoadEnded()
+        let stopped = LoadRecord.decode(try io { try folder.readPending() }).map { $0.generation == expected && $0.checkpoint == nil } ?? false
+        try startOver(halvingRequests: code == .loadingInterrupted || stopped)
+        try stepHook?(.afterFailure)
+        if code == .extensionDisabled || code == .noExtensionFound { throw ReloadError(reason: .callKit(code), requests: progress.requests) }
+        try fail(.callKit(code))
+    }
+
+    /// Counts a failed request; throws `reason` after `maxConsecutiveFailures` in a row or
+    /// `maxRequests` in all.
+    func fail(_ reason: ReloadError.Reason) throws {
+        progress.failures += 1
+        if progress.failures >= maxConsecutiveFailures || progress.requests >= maxRequests {
+            throw ReloadError(reason: reason, requests: progress.requests)
         }
     }
 
@@ -263,77 +286,7 @@ public actor ReloadCoordinator {
         return checkpoint
     }
 
-    /// What records a launch or an earlier request left: a clearing the app did not finish
-    /// (the taken record) is finished or, if another request wrote in between, starts over; a
-    /// confirmed pending record is committed (returned); any other pending record starts over.
-    private func settleLeftOvers() throws -> LoadCheckpoint? {
-        if let taken = try io({ try folder.read(folder.takenPath) }) {
-            let committed = LoadRecord.decode(try io { try folder.readCommitted() })
-            guard let committed, LoadRecord.decode(taken)?.isSameRequest(as: committed) == true else {
-                try startOver(halvingRequests: false)
-                return nil
-            }
-            try io { try folder.remove(folder.takenPath) }
-        }
-        guard let bytes = try io({ try folder.readPending() }) else { return nil }
-        if let record = LoadRecord.decode(bytes), record.confirmed, record.checkpoint != nil,
-           record.generation >= LoadRecord.nextGeneration(after: [try io { try folder.readCommitted() }]) {
-            return try commit(record)
-        }
-        try startOver(halvingRequests: false)
-        return nil
-    }
-
-    /// Commits `record` (the pending one the app just read), then clears pending only if it
-    /// still holds that request's record: pending is taken aside by a rename (atomic: a write
-    /// after it makes a new pending file) and compared by generation and checkpoint. If another
-    /// request wrote in between (an expired completion, a system-run request), its outcome is
-    /// unknown: start over, returning nil.
-    private func commit(_ record: LoadRecord) throws -> LoadCheckpoint? {
-        var committed = record
-        committed.confirmed = true
-        try io { try folder.writeAtomically(committed.bytes, to: folder.committedPath) }
-        try stepHook?(.afterCommit)
-        guard let taken = try io({ try folder.take(folder.pendingPath, to: folder.takenPath) }) else { return record.checkpoint }
-        let takenRecord = LoadRecord.decode(taken)
-        if let takenRecord, !takenRecord.isSameRequest(as: record) {
-            // A later request that CallKit confirmed is the store: adopt it, else start over.
-            guard takenRecord.confirmed, takenRecord.checkpoint != nil, takenRecord.generation > record.generation else {
-                try startOver(halvingRequests: false)
-                return nil
-            }
-            try io { try folder.writeAtomically(takenRecord.bytes, to: folder.committedPath) }
-        } else if takenRecord == nil {
-            try startOver(halvingRequests: false)
-            return nil
-        }
-        try io { try folder.remove(folder.takenPath) }
-        return takenRecord?.checkpoint
-    }
-
-    /// Forgets all progress: committed becomes a record without a checkpoint (keeping the
-    /// request count, and the request size, halved after a kill or an expiry), then pending
-    /// and the taken record go (a crash in between still leaves pending, which says the same).
-    private func startOver(halvingRequests: Bool) throws {
-        try io {
-            let records = [try folder.readCommitted(), try folder.readPending(), try folder.read(folder.takenPath)]
-            var size = currentRequestSize(records[0])
-            if halvingRequests { size = max(min(minimumRequestSize, size), size / 2) }
-            let restart = LoadRecord(generation: LoadRecord.nextGeneration(after: records) - 1, checkpoint: nil,
-                                     requestSize: UInt32(clamping: size))
-            try folder.writeAtomically(restart.bytes, to: folder.committedPath)
-            try folder.remove(folder.pendingPath)
-            try folder.remove(folder.takenPath)
-        }
-    }
-
-    /// The request size the committed record asks for, else the coordinator's.
-    private func currentRequestSize(_ committed: [UInt8]?) -> Int {
-        guard let size = LoadRecord.decode(committed)?.requestSize, size > 0 else { return requestSize }
-        return Int(size)
-    }
-
-    private func io<T>(_ body: () throws -> T) throws -> T {
+    func io<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as CallDirError { throw ReloadError(reason: .io(error), requests: 0) }
     }
 
@@ -353,4 +306,6 @@ public actor ReloadCoordinator {
 /// The steps of `loadAll` a test can stop at (the app killed there).
 package enum ReloadStep: Sendable, Equatable {
     case beforeInstall, beforeReload, afterFailure, afterSuccess, afterCommit
+    /// Each look at pending while the app waits for the extension to confirm a request.
+    case awaitingConfirmation
 }

@@ -9,9 +9,11 @@ import TestSupport
 /// (`ReloadCoordinator`, `CallDirectoryExtensionRequest` reading `personal.txt` and
 /// `contacts.vcf`), with the coordinator's fault kinds: requests refused, the extension killed
 /// while feeding, the host failing after the checkpoint, expired completions (also delivered
-/// after the app committed), system-run requests after success and after commit (one writing
-/// identical bytes, then failing), error 7, the app killed at any step, and the user editing the
-/// layer while a load is under way. After every step the simulator's store equals
+/// while the app waits for the confirmation, after it committed, or after `loadAll`), expiries
+/// CallKit reports as errors, confirmations that come after CallKit's answer, system-run
+/// requests after success and after commit (one writing identical bytes, then failing), error 7
+/// (also from a system request running up to 10 s), the app killed at any step (between its
+/// commit and clearing pending too), and the user editing the layer while a load is under way. After every step the simulator's store equals
 /// `expectedStore`, computed with sets from the plain list's store.
 @Suite("Personal layer properties with the coordinator's faults")
 struct PersonalCoordinatorPropertyTests {
@@ -46,7 +48,12 @@ struct PersonalCoordinatorPropertyTests {
             faults += 1
             switch step {
             case .beforeReload:
-                if phone.fates.isEmpty { phone.fates = [[.expiresLate, .busy].randomElement(using: &rng)!] }
+                if phone.fates.isEmpty {
+                    phone.fates = [[.expiresLate, .busy, .confirmsLate, .expiresWithError(.unknown(0)),
+                                    .otherLoad(seconds: Double(Int.random(in: 1...20, using: &rng)) / 2)].randomElement(using: &rng)!]
+                }
+            case .awaitingConfirmation:
+                phone.deliverLateCompletion()  // the completion handler runs while the app waits
             case .afterSuccess:
                 phone.runExtension(systemFate())  // a system-run request before the app reads pending
             case .afterCommit:
@@ -60,12 +67,12 @@ struct PersonalCoordinatorPropertyTests {
                 }
             default: break
             }
-            // The app killed (after a commit it would start over: ReloadCoordinatorTests has those).
-            if step != .afterCommit, Int.random(in: 0..<4, using: &rng) == 0 { throw ReloadCoordinatorTests.AppKilled() }
+            // The app killed (after a commit too: before it cleared pending).
+            if Int.random(in: 0..<4, using: &rng) == 0 { throw ReloadCoordinatorTests.AppKilled() }
         }
 
         func systemFate() -> SimulatedPhone.Fate {
-            var fate = SimulatedPhone.randomFate(&rng, entries: 300)
+            var fate = SimulatedPhone.randomFate(&rng, entries: 300, late: true)
             if case .refused = fate { fate = .killedWhileFeeding(after: 0) }  // a refused system request leaves no trace
             return fate
         }
@@ -114,7 +121,8 @@ struct PersonalCoordinatorPropertyTests {
         let rig = world.rig
         world.editsDuringLoad = 1
         for _ in 0..<100 {
-            rig.phone.fates = (0..<Int.random(in: 0...3, using: &world.rng)).map { _ in SimulatedPhone.randomFate(&world.rng, entries: 300) }
+            rig.phone.fates = (0..<Int.random(in: 0...3, using: &world.rng)).map { _ in SimulatedPhone.randomFate(&world.rng, entries: 300, late: true) }
+            rig.phone.lateCompletionsLandAtNextCall = Bool.random(using: &world.rng)
             let app = rig.coordinator()
             await app.setStepHook { try world.at($0) }
             do {

@@ -93,7 +93,7 @@ struct ReloadCoordinatorTests {
         #expect(rig.phone.openBackgroundTasks == 0 && rig.phone.maxInFlight == 1)
     }
 
-    @Test("the whole cycle v1 -> v2 -> v3 with failures injected at every step (reload errors, killed extension, expired completions, system-run requests, the app killed between steps)", arguments: 0..<12)
+    @Test("the whole cycle v1 -> v2 -> v3 with failures injected at every step (reload errors, killed extension, expired completions also reported as errors, late confirmations, system-run requests also answering error 7 for seconds, the app killed between steps)", arguments: 0..<12)
     func cycleWithFailures(seed: UInt64) async throws {
         var rng = SeededGenerator(seed: 0xC0_0D &+ seed &* 7_717)
         let rig = try Rig(requestSize: Int.random(in: 300...1_500, using: &rng))
@@ -178,8 +178,9 @@ struct ReloadCoordinatorTests {
     static func loadWithFailures(_ rig: Rig, expected: DeviceState, rng: inout SeededGenerator) async throws {
         var coordinator = rig.coordinator()
         var finished = false
+        rig.phone.lateCompletionsLandAtNextCall = true  // confirmations after CallKit's answer land a moment later
         for _ in 0..<200 where !finished {
-            rig.phone.fates = (0..<Int.random(in: 0...6, using: &rng)).map { _ in SimulatedPhone.randomFate(&rng, entries: 1_500) }
+            rig.phone.fates = (0..<Int.random(in: 0...6, using: &rng)).map { _ in SimulatedPhone.randomFate(&rng, entries: 1_500, late: true) }
             let killAt: (ReloadStep, Int)? = Int.random(in: 0..<3, using: &rng) == 0
                 ? ([ReloadStep.beforeReload, .afterFailure, .afterSuccess, .afterCommit].randomElement(using: &rng)!, Int.random(in: 0...3, using: &rng))
                 : nil
@@ -199,7 +200,7 @@ struct ReloadCoordinatorTests {
             if Int.random(in: 0..<4, using: &rng) == 0 {
                 // Not `.refused`: a system-run request that fails before the extension's first
                 // line leaves no trace anywhere (docs/CALLKIT.md, residual risks).
-                var fate = SimulatedPhone.randomFate(&rng, entries: 1_500)
+                var fate = SimulatedPhone.randomFate(&rng, entries: 1_500, late: true)
                 if case .refused = fate { fate = .killedWhileFeeding(after: 0) }
                 rig.phone.runExtension(fate)
                 finished = false  // the app does not know; its next loadAll must restore the store

@@ -2,7 +2,6 @@ import CallDirPatch
 import CallDirReader
 #if os(iOS)
 import CallDirDevice
-import BackgroundTasks
 import CallDirShared
 import Contacts
 import Foundation
@@ -90,12 +89,15 @@ public final class ContactsObserver {
 }
 
 extension CallDirUpdater {
-    /// Asks iOS to run a load at `expiry` (Unix seconds) or soon after, so an allowance ends on
-    /// time even if the app is not open (`CallDirBackgroundLoading`'s task resumes `loadAll`).
-    public static func scheduleExpiry(at expiry: Int64) {
-        let request = BGProcessingTaskRequest(identifier: CallDirIdentifiers.backgroundLoad)
-        request.earliestBeginDate = Date(timeIntervalSince1970: TimeInterval(expiry))
-        try? BGTaskScheduler.shared.submit(request)
+    /// Asks iOS to run a load not before `expiry` (Unix seconds), so an allowance can end
+    /// while the app is not open (`CallDirBackgroundLoading`'s task runs `loadAll`, which sends
+    /// the expiry). iOS runs it when it chooses, not on time: until a load runs (this task, the
+    /// next launch's `resume()`, or any request of the extension, which reads the clock), the
+    /// number still rings. Returns false when iOS refused the request.
+    @discardableResult
+    public static func scheduleExpiry(at expiry: Int64) -> Bool {
+        CallDirBackgroundLoading.schedule(identifier: CallDirIdentifiers.backgroundLoad,
+                                          at: Date(timeIntervalSince1970: TimeInterval(expiry)))
     }
 }
 #endif

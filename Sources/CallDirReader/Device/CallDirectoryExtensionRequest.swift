@@ -72,7 +72,15 @@ public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `sto
         guard folder.exists(folder.indexPath) else { return nil }
         let index = try CallDirIndex(path: folder.indexPath)
         let previous = folder.exists(folder.previousIndexPath) ? try? CallDirIndex(path: folder.previousIndexPath) : nil
-        let start = LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: leftOver ?? taken)
+        // A pending or taken record of the very request committed (the app killed between its
+        // commit and its clearing, or a confirmation that came after it) is not left over.
+        let committedRecord = LoadRecord.decode(committed)
+        let leftOvers = [leftOver, taken].filter { bytes in
+            guard let bytes else { return false }
+            guard let record = LoadRecord.decode(bytes), let committedRecord else { return true }
+            return !record.isSameRequest(as: committedRecord)
+        }
+        let start = LoadCheckpoint.resumePoint(committed: committed, pendingLeftOver: leftOvers.first ?? nil)
         let overlay = try personal.map(folder.currentOverlay)
         let digest = overlay?.digest ?? 0
         // The overlay the device holds (or an update under way started from), if another one.
@@ -95,13 +103,18 @@ public final class CallDirectoryExtensionRequest: @unchecked Sendable {  // `sto
     /// Call from `completeRequest`'s handler. Expired: CallKit added nothing, so the record
     /// goes back to "under way" (the app must not commit it). Not expired: the record is
     /// marked confirmed, so an app that never saw the outcome (killed, relaunched, or a request
-    /// the system started) adopts it instead of starting over.
+    /// the system started) adopts it instead of starting over; unless a later request already
+    /// wrote (a late handler would hide that request's record) or the app already committed
+    /// this request (nothing left to say).
     public func completed(expired: Bool) {
         guard var record = lock.withLock({ record }) else { return }
         if expired {
             record.checkpoint = nil
             if (try? folder.writeAtomically(record.bytes, to: folder.pendingPath)) == nil { try? folder.remove(folder.committedPath) }
         } else if record.checkpoint != nil {
+            let others = [(try? folder.readPending()) ?? nil, (try? folder.readCommitted()) ?? nil].compactMap(LoadRecord.decode)
+            guard !others.contains(where: { $0.generation > record.generation }),
+                  LoadRecord.decode((try? folder.readCommitted()) ?? nil)?.isSameRequest(as: record) != true else { return }
             record.confirmed = true
             try? folder.writeAtomically(record.bytes, to: folder.pendingPath)
         }
