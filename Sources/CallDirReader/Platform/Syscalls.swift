@@ -235,7 +235,7 @@ package enum Syscalls {
     package static func identity(_ path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     /// Owner, mode bits and whether it is a link, of `path` itself (`following: false`) or of
