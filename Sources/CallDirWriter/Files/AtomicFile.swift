@@ -13,7 +13,7 @@ import CallDirReader
 ///
 /// What is at the destination decides how it is published (`Target`): nothing or a regular
 /// file is replaced by rename (through a symbolic link: the file it points to is replaced, the
-/// link stays); a character device or a FIFO (`-o /dev/null`, `-o /dev/stdout` on a pipe) is
+/// link stays, and a link is followed only as `fs.protected_symlinks` would: `followLinks`); a character device or a FIFO (`-o /dev/null`, `-o /dev/stdout` on a pipe) is
 /// never replaced: the finished temporary file (in $TMPDIR or /tmp) is copied into it by
 /// `commit()`, so nothing reaches it unless the output is complete; anything else (a folder, a
 /// socket, a block device) is refused before any work.
