@@ -33,12 +33,11 @@ extension EliasFanoBlockReader {
                 return "its stream-label map does not mark \(c) entries (its stream-label count)"
             }
         }
+        // The k - C shared ids, read in place (not through `label(at:)`, which counts the map
+        // for each entry: 256 of those were most of a lookup's first decode of a block).
         var maxShared: UInt32 = 0
-        if c < k {
-            for i in 0..<k {
-                let ref = label(at: i)
-                if !LabelRef.isStream(ref) { maxShared = max(maxShared, ref) }
-            }
+        for j in 0..<(k - c) {
+            maxShared = max(maxShared, UInt32(truncatingIfNeeded: field(start: idsStart, bit: j &* labelBits, width: labelBits)))
         }
         guard c == k || Int(maxShared) < sharedLabels else { return "refers to missing shared label \(maxShared)" }
         let expectedW = EliasFanoBlock.labelBits(maxShared: maxShared)
