@@ -50,8 +50,13 @@ extension EliasFanoBlockReader {
 
     /// Set bits in `bitCount` bits from byte `from` of `bytes`.
     private static func onesCount(_ bytes: UnsafeRawBufferPointer, from: Int, bitCount: Int) -> Int {
-        var ones = 0
-        for i in from..<(from + bitCount / 8) { ones &+= bytes[i].nonzeroBitCount }
+        var ones = 0, i = from
+        let end = from + bitCount / 8
+        while i + 8 <= end {  // 8 bytes at a time: the high part of a block is ~64 bytes
+            ones &+= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self).nonzeroBitCount
+            i &+= 8
+        }
+        while i < end { ones &+= bytes[i].nonzeroBitCount; i &+= 1 }
         return ones
     }
 
