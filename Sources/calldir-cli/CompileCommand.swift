@@ -161,6 +161,11 @@ struct CompileCommand: ParsableCommand {
         if block.isEmpty && identify.isEmpty && list.isEmpty && blockSQL.isEmpty && identifySQL.isEmpty {
             throw ValidationError("Nothing to compile: give --block, --identify, --list, --block-sql or --identify-sql.")
         }
+        // SQLite sources are 'PATH:QUERY'; the path is the input.
+        let sqlPaths = (blockSQL + identifySQL).map { String($0.prefix { $0 != ":" }) }
+        try OutputGuard.refuse(outputs: [(check ? nil : output ?? DefaultIndex.path, "the index"), (rejects, "the rejects list"),
+                                         (errorOutput.errorFile, "the error report")],
+                               inputs: block + identify + allow + list + sqlPaths)
         TemporaryFiles.installInterruptCleanup()
         let compiler: Compiler
         let diagnostics = DiagnosticOutput(errorOutput)

@@ -55,6 +55,7 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
+        try OutputGuard.refuse(outputs: [(output, "the delta")], inputs: [old, new])
         TemporaryFiles.installInterruptCleanup()
         var overBudget = false
         do {
@@ -113,6 +114,7 @@ struct PatchCommand: ParsableCommand {
     @OptionGroup var report: DeltaReport
 
     func run() throws {
+        try OutputGuard.refuse(outputs: [(output, "the new index")], inputs: [old, delta])
         TemporaryFiles.installInterruptCleanup()
         do {
             let summary = try Patcher.patch(old: CallDirIndex(path: old), delta: DeltaFile(path: delta), output: output,

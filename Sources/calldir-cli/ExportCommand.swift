@@ -67,6 +67,7 @@ struct ExportCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        try OutputGuard.refuse(outputs: [(output, "the export")], inputs: [index ?? DefaultIndex.path])
         TemporaryFiles.installInterruptCleanup()
         var options = ExportOptions(format: format)
         options.kind = kind

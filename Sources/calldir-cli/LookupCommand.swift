@@ -77,7 +77,7 @@ struct LookupCommand: ParsableCommand {
     /// The phone's answers: the list's, with the user's layer applied. Not the fast path: a
     /// question about a few numbers.
     func runOnPhone() throws {
-        var allListed = true
+        var allListed = true, damaged = false
         do {
             guard let overlay = try personalOptions.overlay(country: country?.code) else { return }
             let opened = try CallDirIndex(path: index ?? DefaultIndex.path)
@@ -91,7 +91,19 @@ struct LookupCommand: ParsableCommand {
                     allListed = false
                     continue
                 }
-                let (result, rules) = overlay.answer(try opened.lookup(number))
+                let listed: LookupResult
+                do {
+                    listed = try opened.lookup(number)
+                } catch {
+                    // Damage: an error line in the answer's place (as `lookup -` without a
+                    // layer), the error on stderr, the other lines answered, exit 2.
+                    damaged = true
+                    out.write(Self.errorLine(number, error))
+                    out.flush()
+                    _ = Terminal.failStatus(error)
+                    continue
+                }
+                let (result, rules) = overlay.answer(listed)
                 allListed = allListed && result.isListed
                 out.write(Self.phoneLine(result, rules))
             }
@@ -99,7 +111,14 @@ struct LookupCommand: ParsableCommand {
         } catch {
             throw Terminal.fail(error)
         }
+        if damaged { throw ExitCode(.error) }
         if !allListed { throw ExitCode(.negativeAnswer) }
+    }
+
+    /// `+NUMBER  error (REASON)`: the reason without its path, control characters as spaces.
+    static func errorLine(_ number: Int64, _ error: Error) -> String {
+        let reason = (error as? CallDirError)?.message ?? "\(error)"
+        return "+\(number)  error (" + String(reason.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }) + ")\n"
     }
 
     static func phoneLine(_ result: LookupResult, _ rules: [PersonalOverlay.Rule]) -> String {

@@ -52,4 +52,28 @@ struct SparseIndexTests {
         guard case .loaded(let loaded) = holder.reload(reason: "test") else { Issue.record("the intact index was refused"); return }
         #expect(try loaded.index.lookup(14_085_550_000).blocked != nil)
     }
+
+    @Test("a sparse file behind a forged header whose size field matches is refused by its trailer, before its body is read")
+    func forgedSizeRefusedByTrailer() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let good = try scratch.compile("good.calldir", block: ["14085550000"], identify: ["18005550000,Caller"])
+        let size = 1 << 30  // any size far above the bound below shows the body was read (issue 45: 3 GiB)
+        var forger = Forger(bytes: Array(fileBytes(good).prefix(64)))
+        forger.write(16, 8, UInt64(size))
+        forger.write(60, 4, UInt64(Forger.crc(forger.bytes[0..<60])))
+        let path = scratch.file("index.calldir")
+        try Self.sparseFile(path, size: size, prefix: forger.bytes)
+        let holder = IndexHolder(path: path, metrics: Metrics(), logger: quietLogger, retireWaitMilliseconds: 0)
+        let before = Self.bytesRead()
+        guard case .refused(let error) = holder.reload(reason: "test") else {
+            Issue.record("a sparse file with a forged header was loaded")
+            return
+        }
+        #expect(error.code == .corruptIndex)
+        #expect(error.message.contains("trailer missing"), "\(error)")
+        if let before, let after = Self.bytesRead() {
+            #expect(after - before < 256 << 20, "read \(after - before) bytes before refusing")
+        }
+    }
 }

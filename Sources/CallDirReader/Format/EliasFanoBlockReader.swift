@@ -55,7 +55,7 @@ package struct EliasFanoBlockReader {
 
     /// Reads `width` (<= 57) bits at bit offset `bit` from byte offset `start` (inside the block).
     @inline(__always)
-    private func field(start: Int, bit: Int, width: Int) -> UInt64 {
+    func field(start: Int, bit: Int, width: Int) -> UInt64 {
         guard width > 0 else { return 0 }
         let word = loadWord(at: start &+ bit &>> 3) &>> UInt64(bit & 7)
         return word & (UInt64.max &>> UInt64(64 &- width))

@@ -22,7 +22,9 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
     /// away (a shared mapping of a truncated file faults with SIGBUS on the pages past the new
     /// end). Costs one read of the file and its size in anonymous memory. The index header is
     /// read and checked first, its file size against the file's: any other file (a 3 GiB
-    /// sparse one) is refused after 64 bytes, and no more than the header says is ever read.
+    /// sparse one) is refused after 64 bytes, and no more than the header says is ever read;
+    /// then the trailer and the section table (`checkEnds`), so that a header forged to match
+    /// a huge file's size is refused before its body is read.
     /// Throws when the file is not a regular file, or changes size while it is read.
     package init(copying path: String) throws {
         let (fd, size) = try MappedFile.openRegular(path)
@@ -32,7 +34,10 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
         isFileMapping = false
         var header = [UInt8](repeating: 0, count: IndexFormat.headerSize)
         let headerCount = try header.withUnsafeMutableBytes { try MappedFile.readFully(fd, into: $0, path: path) }
-        _ = try header.withUnsafeBytes { try FileHeader.decode(UnsafeRawBufferPointer(rebasing: $0.prefix(headerCount)), fileSize: size, path: path) }
+        let decoded = try header.withUnsafeBytes {
+            try FileHeader.decode(UnsafeRawBufferPointer(rebasing: $0.prefix(headerCount)), fileSize: size, path: path)
+        }
+        try MappedFile.checkEnds(fd, header: decoded, size: size, path: path)
         let memory: UnsafeMutableRawPointer
         switch Syscalls.mapAnonymous(length: size, path: path) {
         case .success(let address): memory = address
@@ -61,6 +66,36 @@ public final class MappedFile: @unchecked Sendable {  // immutable after init
         }
         Syscalls.protectReadOnly(memory, length: size)
         bytes = UnsafeRawBufferPointer(start: memory, count: size)
+    }
+
+    /// The trailer's magic and zero word, and the section table's bounds and CRC, read where
+    /// they lie (at most 32 KiB): what `SectionTable.read` checks first once the file is in memory.
+    private static func checkEnds(_ fd: Int32, header: FileHeader, size: Int, path: String) throws {
+        func read(_ count: Int, at offset: Int) throws -> [UInt8] {
+            var buffer = [UInt8](repeating: 0, count: count)
+            let result = buffer.withUnsafeMutableBytes { Syscalls.read(fd, into: $0, at: offset, path: path) }
+            switch result {
+            case .success(count): return buffer
+            case .success(let n): throw CallDirError(.io, "the file ended at \(offset + n) bytes, its size was \(size)", path: path)
+            case .failure(let error): throw CallDirError(.io, "cannot read index: \(error.text)", path: path)
+            }
+        }
+        let trailerStart = size - IndexFormat.trailerSize
+        guard trailerStart >= IndexFormat.headerSize else { throw CallDirError(.corruptIndex, "file too short for its trailer", path: path) }
+        let trailer = try read(IndexFormat.trailerSize, at: trailerStart)
+        guard trailer[8...].elementsEqual(IndexFormat.trailerMagic), trailer[4..<8].allSatisfy({ $0 == 0 }) else {
+            throw CallDirError(.corruptIndex, "trailer missing: the file is truncated or was not completely written "
+                               + "(checked before reading its \(size) bytes)", path: path, offset: trailerStart)
+        }
+        let tableLength = header.sectionCount * IndexFormat.sectionEntrySize
+        guard header.sectionCount <= 1024, header.sectionTableOffset >= IndexFormat.headerSize,
+              tableLength <= trailerStart, header.sectionTableOffset <= trailerStart - tableLength else {
+            throw CallDirError(.corruptIndex, "section table out of bounds", path: path, offset: header.sectionTableOffset)
+        }
+        let table = try read(tableLength, at: header.sectionTableOffset)
+        guard table.withUnsafeBytes({ Checksum.crc32($0) }) == header.sectionTableCRC else {
+            throw CallDirError(.corruptIndex, "section table checksum mismatch", path: path, offset: header.sectionTableOffset)
+        }
     }
 
     /// Reads until `buffer` is full or the file ends; how many bytes were read.

@@ -112,6 +112,25 @@ package enum Syscalls {
         }
     }
 
+    /// Reads up to `buffer.count` bytes at `offset` without moving the file offset (pread);
+    /// fewer only at end of file.
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+                             path: String) -> Result<Int, SystemError> {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
+        if let fault = injectedFailure(.read, path: path) { return .failure(fault) }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(.current())
+            }
+            done += n
+        }
+        return .success(done)
+    }
+
     /// Writes all of `bytes` (looping over short writes).
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) -> Result<Void, SystemError> {
         if let fault = injectedFailure(.write, path: path) { return .failure(fault) }
@@ -211,6 +230,33 @@ package enum Syscalls {
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
+    /// Device and inode of what `path` names, links followed; nil when nothing is there (or
+    /// it cannot be examined). Two paths with one identity name one file.
+    package static func identity(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+    }
+
+    /// Owner, mode bits and whether it is a link, of `path` itself (`following: false`) or of
+    /// what it leads to; nil when absent.
+    package static func ownerAndMode(_ path: String, following: Bool) -> (owner: UInt32, mode: UInt32, isLink: Bool)? {
+        var info = stat()
+        guard (following ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        return (UInt32(info.st_uid), UInt32(info.st_mode) & 0o7777, (info.st_mode & S_IFMT) == S_IFLNK)
+    }
+
+    /// The target text of the symbolic link at `path` (not resolved); nil when it is no link.
+    package static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, 4096) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The user the process acts as for file access (its effective uid).
+    package static var effectiveUserID: UInt32 { UInt32(geteuid()) }
+
     /// The absolute path `path` resolves to, links followed; nil when it cannot be resolved.
     package static func resolvedPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -286,6 +332,12 @@ package enum Syscalls {
     package static func processIsGone(_ pid: Int32) -> Bool {
         pid > 0 && kill(pid, 0) != 0 && errno == ESRCH
     }
+}
+
+/// Which file a path names: its device and inode.
+package struct FileIdentity: Equatable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
 }
 
 /// What a path or descriptor is, for refusing what cannot be read or written as a file.

@@ -51,12 +51,6 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
             try SectionTable.checkCRC(table[kind]!, bytes: bytes, path: path)
         }
         metadata = try IndexMetadata(decoding: section(.metadata), path: path)
-        blocked = try NumberSetReader(data: section(.blockedNumbers), directorySection: section(.blockedDirectory),
-                                      pagesSection: paged ? section(.blockedDirectoryPages) : nil,
-                                      name: SectionKind.blockedNumbers.name, identified: false, path: path)
-        identified = try NumberSetReader(data: section(.identifiedNumbers), directorySection: section(.identifiedDirectory),
-                                         pagesSection: paged ? section(.identifiedDirectoryPages) : nil,
-                                         name: SectionKind.identifiedNumbers.name, identified: true, path: path)
         let perStep = header.major >= 3 ? LabelStoreLayout.labelsPerStep : 0  // format 2: no step tables
         labels = LabelReader(symbols: try LabelSymbols(section: section(.labelSymbols), path: path),
                              shared: try LabelStoreReader(section(.sharedLabels), name: SectionKind.sharedLabels.name,
@@ -68,6 +62,13 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
             throw CallDirError(.corruptIndex, "label stores hold \(labels.shared.count) shared and \(labels.stream.count) "
                                + "stream labels, metadata says \(metadata.sharedLabels) and \(metadata.streamLabels)", path: path)
         }
+        blocked = try NumberSetReader(data: section(.blockedNumbers), directorySection: section(.blockedDirectory),
+                                      pagesSection: paged ? section(.blockedDirectoryPages) : nil,
+                                      name: SectionKind.blockedNumbers.name, identified: false, path: path)
+        identified = try NumberSetReader(data: section(.identifiedNumbers), directorySection: section(.identifiedDirectory),
+                                         pagesSection: paged ? section(.identifiedDirectoryPages) : nil,
+                                         name: SectionKind.identifiedNumbers.name, identified: true,
+                                         labelCounts: (labels.shared.count, labels.stream.count), path: path)
         blockedRanges = try RangeTableReader(section(.blockedRanges), withLabels: false, name: SectionKind.blockedRanges.name,
                                              labelCount: 0, path: path)
         identifiedRanges = try RangeTableReader(section(.identifiedRanges), withLabels: true, name: SectionKind.identifiedRanges.name,

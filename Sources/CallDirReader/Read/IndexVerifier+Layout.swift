@@ -30,8 +30,45 @@ extension IndexVerifier {
                 throw damage(after.name, "the gap before it (after \(before.name)) is not zero bytes")
             }
         }
+        try verifyPlacement(header)
         try verifySectionShapes()
     }
+
+    /// The order and places the writer gives (FORMAT.md, "What a reader refuses"): sections
+    /// in the table in file order, known kinds in the writer's order, each part starting at
+    /// the first multiple of 64 after the one before it (so no part is moved and no gap grows
+    /// past the alignment), and the trailer right after the table.
+    private func verifyPlacement(_ header: FileHeader) throws {
+        let bytes = index.file.bytes
+        func aligned(_ n: Int) -> Int { (n + IndexFormat.sectionAlignment - 1) / IndexFormat.sectionAlignment * IndexFormat.sectionAlignment }
+        var end = IndexFormat.headerSize, rank = -1, previous = "header"
+        for i in 0..<header.sectionCount {
+            let at = header.sectionTableOffset + i * IndexFormat.sectionEntrySize
+            let kind = bytes.readLE(UInt32.self, at: at)!
+            let offset = Int(clamping: bytes.readLE(UInt64.self, at: at + 8)!), length = Int(clamping: bytes.readLE(UInt64.self, at: at + 16)!)
+            let name = SectionKind(rawValue: kind)?.name ?? "section of kind \(kind)"
+            guard offset == aligned(end) else {
+                throw damage(name, "starts at \(offset), not at \(aligned(end)) right after \(previous) (table entry \(i)): "
+                             + "sections lie in table order, each at the first multiple of 64 after the one before")
+            }
+            if let r = Self.writerOrder.firstIndex(of: kind) {
+                guard r > rank else { throw damage(name, "comes after \(previous), out of the writer's order of sections") }
+                rank = r
+            }
+            end = offset + length
+            previous = name
+        }
+        guard header.sectionTableOffset == aligned(end) else {
+            throw damage("section table", "starts at \(header.sectionTableOffset), not at \(aligned(end)) right after \(previous)")
+        }
+        guard bytes.count - IndexFormat.trailerSize == header.sectionTableOffset + header.sectionCount * IndexFormat.sectionEntrySize else {
+            throw damage("trailer", "bytes lie between the section table and the trailer")
+        }
+    }
+
+    /// Section kinds in the order a compile writes them: numbers, directories with their
+    /// pages, labels, ranges, metadata.
+    static let writerOrder: [UInt32] = [2, 4, 3, 12, 5, 13, 9, 10, 11, 7, 8, 1]
 
     /// Zero fields and exact lengths inside the sections.
     private func verifySectionShapes() throws {
@@ -42,6 +79,12 @@ extension IndexVerifier {
             guard isZero(set.data, set.dataEnd..<set.data.count) else {
                 throw damage(set.name, "the section does not end with its 8 zero bytes")
             }
+        }
+        for set in [index.blocked, index.identified] where set.blockCount == 0 && set.data.count != IndexFormat.blockDataPadding {
+            throw damage(set.name, "holds no numbers in \(set.data.count) bytes, not its 8 zero bytes alone")
+        }
+        for store in [index.labels.shared, index.labels.stream] where store.count == 0 && store.section.count != LabelStoreLayout.headerSize {
+            throw damage(store.name, "holds no labels in \(store.section.count) bytes, not its 16-byte header alone")
         }
         let metadata = index.sections.bytes(of: .metadata, in: index.file.bytes)
         let generatorAt = IndexMetadata.fieldCount * 8 + 4
@@ -63,57 +106,13 @@ extension IndexVerifier {
         }
     }
 
-    /// Block `b` of `set`, decoded from `first` to `last`: L, W, the high part's length and
-    /// bits, and the stream-label map are the ones the values and labels give (FORMAT.md's
-    /// formulas), and the bits past each packed part are zero.
+    /// Block `b` of `set`, decoded from `first` to `last`: its encoding is the one FORMAT.md's
+    /// formulas give (`EliasFanoBlockReader.layoutProblem`).
     func verifyBlockLayout(_ set: NumberSetReader, _ block: EliasFanoBlockReader, _ b: Int, last: Int64) throws {
-        func refuse(_ what: String) -> CallDirError { damage(set.name, "block \(b): \(what)") }
-        let m = block.count - 1
-        let u = UInt64(last - block.base)
-        let lowBits = EliasFanoBlock.lowBits(maxRel: u, m: m)
-        guard block.lowBits == lowBits else { throw refuse("L is \(block.lowBits), its values give \(lowBits)") }
-        let highBytes = EliasFanoBlock.highByteCount(maxRel: u, lowBits: lowBits, m: m)
-        guard block.highBitCount == 8 * highBytes else {
-            throw refuse("high part of \(block.highBitCount / 8) bytes, its values give \(highBytes)")
-        }
-        let bits = block.bytes
-        guard onesCount(bits, from: block.highStart, bitCount: block.highBitCount) == m,
-              zeroPast(bits, start: block.lowStart, bits: m * lowBits, end: block.highStart) else {
-            throw refuse("stray bits in its low or high part")
-        }
-        guard set.identified else { return }
-        let k = block.count, c = block.streamCount
-        var idsStart = block.labelStart
-        if c > 0, c < k {
-            idsStart += (k + 7) / 8
-            guard onesCount(bits, from: block.labelStart, bitCount: 8 * ((k + 7) / 8)) == c,
-                  zeroPast(bits, start: block.labelStart, bits: k, end: idsStart) else {
-                throw refuse("its stream-label map does not mark \(c) entries (its stream-label count)")
-            }
-        }
-        var maxShared: UInt32 = 0
-        for i in 0..<block.count where !LabelRef.isStream(block.label(at: i)) { maxShared = max(maxShared, block.label(at: i)) }
-        let labelBits = EliasFanoBlock.labelBits(maxShared: maxShared)
-        guard block.labelBits == labelBits else { throw refuse("W is \(block.labelBits), its largest shared id needs \(labelBits)") }
-        guard c == k || zeroPast(bits, start: idsStart, bits: (k - c) * labelBits, end: bits.count) else {
-            throw refuse("stray bits after its shared label ids")
-        }
+        if let problem = block.layoutProblem(last: last) { throw damage(set.name, "block \(b): \(problem)") }
     }
 
     private func isZero(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
         range.isEmpty || bytes[range].allSatisfy { $0 == 0 }
-    }
-
-    /// Set bits in `bitCount` bits from byte `from` of `bytes`.
-    private func onesCount(_ bytes: UnsafeRawBufferPointer, from: Int, bitCount: Int) -> Int {
-        bytes[from..<(from + bitCount / 8)].reduce(0) { $0 + $1.nonzeroBitCount }
-    }
-
-    /// True when the bits of bytes `start..<end` past the first `bits` are all zero.
-    private func zeroPast(_ bytes: UnsafeRawBufferPointer, start: Int, bits: Int, end: Int) -> Bool {
-        let full = start + bits / 8
-        guard full < end else { return true }
-        let partial = bits % 8 == 0 ? bytes[full] : bytes[full] >> UInt8(bits % 8)
-        return partial == 0 && isZero(bytes, (full + 1)..<end)
     }
 }

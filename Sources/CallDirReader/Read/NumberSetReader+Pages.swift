@@ -51,3 +51,41 @@ extension NumberSetReader {
         pages.checked.insert(p)
     }
 }
+
+/// The first decode of a block (lookups and iteration on an index not verified at open).
+extension NumberSetReader {
+    /// Block `b` whose CRC matched, checked as `verify` checks it: its count of strictly rising
+    /// valid numbers below the next block's first, its encoding as the formulas give it (L, W,
+    /// h, label part), and in an index's identification set S of block 0 = 0, S + C within the
+    /// stream store and shared ids below the shared count. A forged block with resealed CRCs
+    /// would otherwise answer other numbers or other rows' labels.
+    @inline(never)
+    package func checkFirstDecode(_ b: Int, path: String) throws {
+        func damage(_ message: String) -> CallDirError {
+            CallDirError(.corruptIndex, "\(name): block \(b) \(message); run `calldir verify`", path: path, offset: entry(b).offset)
+        }
+        guard let block = reader(forBlock: b) else { throw damage("is malformed") }
+        let limit = b + 1 < blockCount ? first(b + 1) : E164.validValues.upperBound &+ 1
+        let last = try withUnsafeTemporaryAllocation(of: Int64.self, capacity: block.count) { out -> Int64 in
+            let base = out.baseAddress!
+            let produced = block.decode(into: base)
+            guard produced == block.count else { throw damage("decodes \(produced) of \(block.count) numbers") }
+            var previous = base[0]
+            for i in 1..<produced {
+                guard base[i] > previous else { throw damage("numbers are not strictly ascending") }
+                previous = base[i]
+            }
+            return previous
+        }
+        guard last < limit else { throw damage("numbers reach the next block's first number or past the valid numbers") }
+        var sharedLabels = Int.max
+        if identified, let labelCounts {
+            sharedLabels = labelCounts.shared
+            guard b > 0 || block.streamBase == 0 else { throw damage("starts at stream label \(block.streamBase), expected 0") }
+            guard block.streamBase + block.streamCount <= labelCounts.stream else {
+                throw damage("uses stream labels past the store's \(labelCounts.stream)")
+            }
+        }
+        if let problem = block.layoutProblem(last: last, sharedLabels: sharedLabels) { throw damage("is malformed: \(problem)") }
+    }
+}

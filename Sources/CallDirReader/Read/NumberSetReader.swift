@@ -17,11 +17,15 @@ package struct NumberSetReader {
     package static let summaryStride = 4  // divides the page size
     /// Blocks whose CRC matched already (lookups on an index not verified at open).
     package let checked: CheckedBlocks
+    /// The index's shared and stream label counts (identification sets of an index), against
+    /// which a block's first decode checks its ids, S and C; nil: not checked there.
+    package let labelCounts: (shared: Int, stream: Int)?
 
     /// Reads the directory's header and, with `pagesSection` (format 2.1), the page table;
     /// without one, checks every page now. Throws on any inconsistency.
     package init(data: UnsafeRawBufferPointer, directorySection: UnsafeRawBufferPointer,
-                 pagesSection: UnsafeRawBufferPointer? = nil, name: String, identified: Bool, path: String) throws {
+                 pagesSection: UnsafeRawBufferPointer? = nil, name: String, identified: Bool,
+                 labelCounts: (shared: Int, stream: Int)? = nil, path: String) throws {
         func damage(_ message: String) -> CallDirError {
             CallDirError(.corruptIndex, "\(name): \(message)", path: path)
         }
@@ -41,6 +45,7 @@ package struct NumberSetReader {
         self.blockCount = blockCount
         self.name = name
         self.identified = identified
+        self.labelCounts = labelCounts
         checked = CheckedBlocks(blockCount: blockCount)
         let lastBlockLimit = data.count - IndexFormat.blockDataPadding - EliasFanoBlock.headerBytes(identified: identified)
         if let pagesSection {
@@ -86,9 +91,15 @@ package struct NumberSetReader {
     }
 
     /// The last summary entry at or below `number` (nil: below every block), its page checked.
+    /// "Below every block" is answered only once page 0 is checked: the page table's first
+    /// number alone (forged higher, CRCs resealed) would make block 0's numbers absent, and a
+    /// blocking list must fail closed.
     @inline(__always)
     package func summaryIndex(for number: Int64, path: String) throws -> Int? {
-        guard let p = pages.page(for: number) else { return nil }
+        guard let p = pages.page(for: number) else {
+            if pages.count > 0 { try ensurePage(0, path: path) }
+            return nil
+        }
         try ensurePage(p, path: path)
         return pages.summarySlot(for: number, inPage: p)
     }
@@ -134,7 +145,8 @@ package struct NumberSetReader {
         return block.index(of: number).map { block.label(at: $0) }
     }
 
-    /// The reader of block `b`; with `checkBlock`, only once its CRC matched.
+    /// The reader of block `b`; with `checkBlock`, only once its CRC matched and its first
+    /// decode passed `checkFirstDecode` (once per block and process).
     @inline(__always)
     package func checkedReader(_ b: Int, checkBlock: Bool, path: String) throws -> EliasFanoBlockReader {
         try ensurePage(b / DirectoryPages.entriesPerPage, path: path)
@@ -143,6 +155,7 @@ package struct NumberSetReader {
                 throw CallDirError(.corruptIndex, "\(name): block \(b) fails its checksum; run `calldir verify`",
                                    path: path, offset: entry(b).offset)
             }
+            try checkFirstDecode(b, path: path)
             checked.insert(b)
         }
         guard let block = reader(forBlock: b) else {

@@ -13,7 +13,7 @@ import CallDirReader
 ///
 /// What is at the destination decides how it is published (`Target`): nothing or a regular
 /// file is replaced by rename (through a symbolic link: the file it points to is replaced, the
-/// link stays); a character device or a FIFO (`-o /dev/null`, `-o /dev/stdout` on a pipe) is
+/// link stays, and a link is followed only as `fs.protected_symlinks` would: `followLinks`); a character device or a FIFO (`-o /dev/null`, `-o /dev/stdout` on a pipe) is
 /// never replaced: the finished temporary file (in $TMPDIR or /tmp) is copied into it by
 /// `commit()`, so nothing reaches it unless the output is complete; anything else (a folder, a
 /// socket, a block device) is refused before any work.
@@ -185,16 +185,49 @@ package final class AtomicFile {
         case .success(nil), .failure:  // nothing there (or unreadable: creating the temporary reports it)
             return .replace(destination)
         case .success(.regular?):
-            guard Syscalls.isSymbolicLink(destination), let resolved = Syscalls.resolvedPath(destination) else {
-                return .replace(destination)
-            }
-            return .replace(resolved)
+            return .replace(try followLinks(destination, role: role))
         case .success(.characterDevice?), .success(.fifo?):
+            _ = try followLinks(destination, role: role)
             return .writeInto
         case .success(let kind?):
             throw CallDirError(.usage, "the output is \(kind.name): \(role) is written to a regular file (replaced "
                                + "atomically), a character device or a FIFO (written into once complete); choose another path",
                                path: destination)
+        }
+    }
+
+    /// The path the symbolic links at `path` lead to, one link at a time (`path` itself when it
+    /// is no link), following each only as the kernel's `fs.protected_symlinks` would: a link
+    /// in a sticky world-writable folder (/tmp) is followed only when its owner is the caller
+    /// or the folder's owner. Otherwise another user could plant `/tmp/x -> /etc/shadow` and
+    /// have a root cron's `-o /tmp/x` replace the target. Links left in the returned path's
+    /// folders are the kernel's to check when the temporary file is created there.
+    package static func followLinks(_ path: String, role: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {  // the kernel's limit on links in a path
+            guard let link = Syscalls.ownerAndMode(current, following: false), link.isLink else { return current }
+            let folder = Self.folder(of: current)
+            if let parent = Syscalls.ownerAndMode(folder, following: true), parent.mode & 0o1002 == 0o1002,
+               link.owner != Syscalls.effectiveUserID, link.owner != parent.owner {
+                throw CallDirError(.usage, "the output is a symbolic link owned by uid \(link.owner) in \(folder), a sticky "
+                                   + "world-writable folder that uid does not own: following it would let another user choose "
+                                   + "what \(role) replaces (the kernel's fs.protected_symlinks rule); remove the link or "
+                                   + "choose another path", path: current)
+            }
+            guard let target = Syscalls.linkTarget(current) else { return current }
+            current = target.hasPrefix("/") ? target : (folder == "/" ? "" : folder) + "/" + target
+        }
+        throw CallDirError(.usage, "the output is a chain of more than 40 symbolic links; choose another path", path: path)
+    }
+
+    /// Refuses an output that names one of the command's inputs (the same device and inode,
+    /// links followed): publishing it would replace the file being read, with exit 0. Call
+    /// before any work, with every input path the command reads (`-` and absent paths skip).
+    package static func refuseInputs(_ inputs: [String], output: String?, role: String) throws {
+        guard let output, output != "-", let written = Syscalls.identity(output) else { return }
+        for input in inputs where input != "-" && Syscalls.identity(input) == written {
+            throw CallDirError(.usage, "\(role) \(output) is the input \(input) (the same file): writing it would replace "
+                               + "what the command reads; choose another output path", path: output)
         }
     }
 

@@ -81,4 +81,74 @@ struct VerifyRefusesTests {
             #expect(error.message.contains(check), "\(name): \(error.message)")
         }
     }
+
+    /// Issue 45: forgeries that decode like the original (so lookups answer alike) but are
+    /// other bytes, which FORMAT.md says cannot exist. On an index with empty sections (no
+    /// identification entries, no labels, no identified ranges).
+    static let sameAnswerCases: [(name: String, check: String, edit: @Sendable (inout Forger) throws -> Void)] = [
+        ("empty numbers section padded with zero bytes", "identified-numbers: holds no numbers in 16 bytes", { f in
+            let entry = try #require(f.sections.first { $0.kind == 4 })
+            f.write(entry.entry + 16, 8, 16)
+        }),
+        ("empty shared label store padded with zero bytes", "shared-labels: holds no labels in 24 bytes", { f in
+            let entry = try #require(f.sections.first { $0.kind == 10 })
+            f.write(entry.entry + 16, 8, 24)
+        }),
+        ("empty stream label store padded with zero bytes", "stream-labels: holds no labels in 24 bytes", { f in
+            let entry = try #require(f.sections.first { $0.kind == 11 })
+            f.write(entry.entry + 16, 8, 24)
+        }),
+        ("zero bytes before the trailer", "trailer: bytes lie between the section table and the trailer", { f in
+            f.bytes.insert(contentsOf: [UInt8](repeating: 0, count: 64), at: f.bytes.count - 16)
+            f.write(16, 8, UInt64(f.bytes.count))
+        }),
+        ("64 zero bytes before the section table", "section table: starts at", { f in
+            let table = Int(f.read(24, 8)!)
+            f.bytes.insert(contentsOf: [UInt8](repeating: 0, count: 64), at: table)
+            f.write(24, 8, UInt64(table + 64))
+            f.write(16, 8, UInt64(f.bytes.count))
+        }),
+        ("table entries reordered", "not at", { f in
+            let table = Int(f.read(24, 8)!)
+            let first = Array(f.bytes[table..<(table + 32)])
+            f.bytes.replaceSubrange(table..<(table + 32), with: f.bytes[(table + 32)..<(table + 64)])
+            f.bytes.replaceSubrange((table + 32)..<(table + 64), with: first)
+        }),
+        ("two sections swapped in the file, the table in file order", "out of the writer's order", { f in
+            // The blocked directory and its page table: 32 bytes each, 64 apart.
+            let dir = try #require(f.sections.first { $0.kind == 3 }), pages = try #require(f.sections.first { $0.kind == 12 })
+            try #require(dir.length == pages.length && pages.offset == dir.offset + 64)
+            let a = Array(f.bytes[dir.offset..<(dir.offset + 64)])
+            f.bytes.replaceSubrange(dir.offset..<(dir.offset + 64), with: f.bytes[pages.offset..<(pages.offset + 64)])
+            f.bytes.replaceSubrange(pages.offset..<(pages.offset + 64), with: a)
+            let entryA = Array(f.bytes[dir.entry..<(dir.entry + 32)]), entryB = Array(f.bytes[pages.entry..<(pages.entry + 32)])
+            f.bytes.replaceSubrange(dir.entry..<(dir.entry + 32), with: entryB)
+            f.bytes.replaceSubrange(pages.entry..<(pages.entry + 32), with: entryA)
+            f.write(dir.entry + 8, 8, UInt64(dir.offset))  // now the pages' entry, first in the table and the file
+            f.write(pages.entry + 8, 8, UInt64(pages.offset))
+        }),
+    ]
+
+    @Test("resealed forgeries that decode like the original (padding, moved parts) are refused by verify",
+          arguments: 0..<sameAnswerCases.count)
+    func verifyRefusesOtherBytes(_ i: Int) throws {
+        let (name, check, edit) = Self.sameAnswerCases[i]
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let path = folder.file("blocked.calldir")
+        try compile(block: [folder.write("b.txt", "14085550000\n14085550007\n")], identify: [], output: path)
+        _ = try CallDirIndex(path: path, verify: true)
+        var forger = Forger(bytes: fileBytes(path))
+        try edit(&forger)
+        forger.reseal()
+        let forged = folder.write("forged.calldir", forger.bytes)
+        // It decodes as the original: opening and a lookup still work (only verify tells).
+        #expect(try CallDirIndex(path: forged).lookup(14_085_550_007).blocked != nil, "\(name): the forgery does not read")
+        do {
+            _ = try CallDirIndex(path: forged, verify: true)
+            Issue.record("\(name): verify accepted it")
+        } catch let error as CallDirError {
+            #expect(error.message.contains(check), "\(name): \(error.message)")
+        }
+    }
 }
