@@ -138,7 +138,12 @@ package struct HTTPFeedTransport: FeedTransport {
             return response.headers
         } catch let error as FeedError {
             throw error
-        } catch let error as HTTPClientError where [.readTimeout, .deadlineExceeded, .connectTimeout].contains(error) {
+        } catch let error as HTTPClientError where error == .readTimeout {
+            // The client's read time-out is the stall window too: on a loaded machine it can
+            // fire before the watchdog does, for the same trickling server. Same verdict.
+            throw FeedError(.timeout, "stalled: no byte in \(max(1, deadlines.window.nanoseconds / 1_000_000_000)) s "
+                            + "(a slow or trickling server); download aborted", path: url)
+        } catch let error as HTTPClientError where [.deadlineExceeded, .connectTimeout].contains(error) {
             throw FeedError(.timeout, "the server did not answer in time (\(error))", path: url)
         } catch is CancellationError {
             throw CancellationError()
