@@ -5,8 +5,9 @@ extension StdoutBuffer {
     /// Writes one answer line, as bytes: `+18005555555  blocked`, `... identified: LABEL`,
     /// `... blocked (range +FIRST..+LAST)`, `... unknown`. The line is put together on the
     /// stack and appended once (an append per piece cost more than the label lookup's decode).
-    package mutating func writeLine(_ result: LookupResultView) {
-        let bound = 256 + (result.label?.count ?? 0)
+    /// `notes` close the line in parentheses (the user's layer: `(your block)`).
+    package mutating func writeLine(_ result: LookupResultView, notes: [String] = []) {
+        let bound = 256 + (result.label?.count ?? 0) + notes.reduce(0) { $0 + $1.utf8.count + 2 }
         withUnsafeTemporaryAllocation(byteCount: bound, alignment: 8) { memory in
             // JSONWriter used as a plain byte writer: no escaping here.
             let count = JSONWriter.write(into: memory.baseAddress!, capacity: bound) { line in
@@ -23,6 +24,15 @@ extension StdoutBuffer {
                     if result.labelMatch == .range, let range = result.labelRange { Self.writeRange(range, &line) }
                 }
                 if !result.isListed { line.text("unknown") }
+                if !notes.isEmpty {
+                    line.text(" (")
+                    for (i, note) in notes.enumerated() {
+                        if i > 0 { line.text(", ") }
+                        var note = note
+                        note.withUTF8 { line.bytes(UnsafeRawBufferPointer($0)) }
+                    }
+                    line.byte(UInt8(ascii: ")"))
+                }
                 line.byte(UInt8(ascii: "\n"))
             }
             write(UnsafeRawBufferPointer(start: memory.baseAddress, count: count))

@@ -16,6 +16,8 @@ package struct FastLookup {
     package var numbers: [String] = []
     package var lenient = false
     package var policy = CallerIDPolicy()
+    /// The user's layer (`--personal`, `--contacts`), applied to every answer.
+    package var overlay: PersonalOverlay?
 
     package init(index: String?, country: Int?, json: Bool, numbers: [String]) {
         self.index = index
@@ -73,6 +75,7 @@ package struct FastLookup {
             _ = Terminal.failStatus(error)
             return .error
         }
+        lookup.overlay = overlay
         kept = lookup
         if numbers == ["-"], let stream {
             do {

@@ -19,6 +19,10 @@ package final class Lookup {
         self.json = json
     }
 
+    /// The user's layer (`lookup --personal/--contacts`): applied to every number's answer,
+    /// on this one path (one-shot, `lookup -`); nil, the list's answers.
+    package var overlay: PersonalOverlay?
+
     /// Inputs answered as not a number, for `LookupHints` (one-shot lookups only).
     package var rejected: [(input: String, reason: RejectReason)] = []
 
@@ -34,7 +38,12 @@ package final class Lookup {
     /// Answers a number; `input` is the text it was given as (its E.164 form when nil).
     package func answer(number: Int64, input: String? = nil) {
         do {
-            let result = try index.lookup(number)
+            var result = try index.lookup(number)
+            if let overlay {
+                let rules: [PersonalOverlay.Rule]
+                (result, rules) = overlay.answer(result)
+                return writeWithLayer(result, rules: rules, input: input)
+            }
             if let input {
                 var input = input
                 input.withUTF8 { input in result.withView { write($0, input: UnsafeRawBufferPointer(input)) } }
@@ -65,6 +74,33 @@ package final class Lookup {
         } else {
             let line = "+\(max(0, number))  error (\(reason))".utf8.map { $0 < 0x20 ? 0x20 : $0 } + [0x0A]
             line.withUnsafeBytes { out.write($0) }
+        }
+    }
+
+    /// An answer the user's layer gave: the list's line, with the rules that changed it
+    /// (`+33612345678  blocked (your block)`; JSON: `"personal":["your block"]`).
+    private func writeWithLayer(_ result: LookupResult, rules: [PersonalOverlay.Rule], input: String?) {
+        if !result.isListed { unlisted = true }
+        let names = rules.map(\.rawValue)
+        result.withView { view in
+            if json {
+                let text = input ?? "+\(result.number)"
+                out.writeJSONLine(maxBytes: JSONWriter.lookupBound(view) + 64 + JSONWriter.stringBound(text) + 16 * names.count) { w in
+                    w.text("\"input\":")
+                    w.string(text)
+                    w.byte(UInt8(ascii: ","))
+                    w.lookupMembers(view)
+                    guard !names.isEmpty else { return }
+                    w.text(",\"personal\":[")
+                    for (i, name) in names.enumerated() {
+                        if i > 0 { w.byte(UInt8(ascii: ",")) }
+                        w.string(name)
+                    }
+                    w.byte(UInt8(ascii: "]"))
+                }
+            } else {
+                out.writeLine(view, notes: names)
+            }
         }
     }
 

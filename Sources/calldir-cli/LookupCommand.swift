@@ -66,67 +66,12 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        if personalOptions.personal != nil || personalOptions.contacts != nil { return try runOnPhone() }
         var fast = FastLookup(index: index, country: country?.code, json: json, numbers: numbers)
         fast.lenient = callerPolicy.isLenient
         fast.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: callerPolicy.anonymous) ?? .allow,
                                      invalid: CallerIDAction(rawValue: callerPolicy.invalid) ?? .allow)
+        // The user's layer goes through the same answers (policy, --json, damage lines).
+        do { fast.overlay = try personalOptions.overlay(country: country?.code) } catch { throw Terminal.fail(error) }
         fast.run(stream: { try $0.answerLines(path: "-") })  // exits with the documented status
-    }
-
-    /// The phone's answers: the list's, with the user's layer applied. Not the fast path: a
-    /// question about a few numbers.
-    func runOnPhone() throws {
-        var allListed = true, damaged = false
-        do {
-            guard let overlay = try personalOptions.overlay(country: country?.code) else { return }
-            let opened = try CallDirIndex(path: index ?? DefaultIndex.path)
-            let normalizer = try NumberNormalizer(country: country?.code, lenient: callerPolicy.isLenient)
-            var inputs = numbers
-            if inputs == ["-"] { inputs = []; while let line = readLine() { inputs.append(line) } }
-            var out = StdoutBuffer()
-            for input in inputs {
-                guard case .success(.number(let number)) = normalizer.normalize(input) else {
-                    out.write(input + "  unknown (not a number)\n")
-                    allListed = false
-                    continue
-                }
-                let listed: LookupResult
-                do {
-                    listed = try opened.lookup(number)
-                } catch {
-                    // Damage: an error line in the answer's place (as `lookup -` without a
-                    // layer), the error on stderr, the other lines answered, exit 2.
-                    damaged = true
-                    out.write(Self.errorLine(number, error))
-                    out.flush()
-                    _ = Terminal.failStatus(error)
-                    continue
-                }
-                let (result, rules) = overlay.answer(listed)
-                allListed = allListed && result.isListed
-                out.write(Self.phoneLine(result, rules))
-            }
-            out.flush()
-        } catch {
-            throw Terminal.fail(error)
-        }
-        if damaged { throw ExitCode(.error) }
-        if !allListed { throw ExitCode(.negativeAnswer) }
-    }
-
-    /// `+NUMBER  error (REASON)`: the reason without its path, control characters as spaces.
-    static func errorLine(_ number: Int64, _ error: Error) -> String {
-        let reason = (error as? CallDirError)?.message ?? "\(error)"
-        return "+\(number)  error (" + String(reason.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }) + ")\n"
-    }
-
-    static func phoneLine(_ result: LookupResult, _ rules: [PersonalOverlay.Rule]) -> String {
-        var line = "+\(result.number)  "
-        if result.blocked != nil { line += "blocked" }
-        if let label = result.label { line += (result.blocked == nil ? "" : ", ") + "identified: " + label }
-        if !result.isListed { line += "unknown" }
-        if !rules.isEmpty { line += " (" + rules.map(\.rawValue).joined(separator: ", ") + ")" }
-        return line + "\n"
     }
 }

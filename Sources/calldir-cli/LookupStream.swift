@@ -21,6 +21,9 @@ extension Lookup {
         var pending = PendingLines(keepsText: json)
         try forEachLine(ofFile: path) { line, _ in
             switch normalizer.classify(line) {
+            case .number(let number) where overlay != nil:
+                // With the user's layer: each answer through `answer(number:input:)`, not the batch.
+                answer(number: number, input: json ? String(decoding: line, as: UTF8.self) : nil)
             case .number(let number):
                 pending.append(number, line)
                 if pending.numbers.count == Self.batchSize { answer(pending); pending.removeAll() }

@@ -35,3 +35,55 @@ struct PersonalDamageCLITests {
         }
     }
 }
+
+/// Issue 47: `lookup --personal` answered through a second loop that ignored `--json`,
+/// `--anonymous` and `--invalid`. It now goes through the one answer path.
+@Suite("lookup with the user's layer: one answer path")
+struct PersonalLookupPathCLITests {
+    static func setUp(_ folder: TempFolder) throws -> (index: String, personal: String) {
+        let index = folder.file("i.calldir")
+        #expect(try CLI.run(["compile", "--block", folder.write("b.txt", "+33612345670\n+33612345671\n"), "-o", index, "-q"]).status == 0)
+        return (index, folder.write("personal.txt", "calldir-personal 1\nallow +33612345671\nblock +33698765432\n"))
+    }
+
+    @Test("--anonymous block and --invalid block decide for inputs that are not numbers, as without the layer")
+    func policyApplies() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let (index, personal) = try Self.setUp(folder)
+        for layer in [[], ["--personal", personal]] {
+            let result = try CLI.run(["lookup", "--index", index] + layer + ["--anonymous", "block", "anonymous"])
+            #expect(result.status == 0, "\(layer): \(result.stdout) \(result.stderr)")
+            #expect(result.stdout == "anonymous  blocked (not a number: anonymous)\n", "\(layer): \(result.stdout)")
+        }
+    }
+
+    @Test("--json with the layer: one object per input, the layer's rules under personal")
+    func jsonApplies() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let (index, personal) = try Self.setUp(folder)
+        for input in [["+33612345670", "+33612345671", "+33698765432"], ["-"]] {
+            let result = try CLI.run(["lookup", "--index", index, "--personal", personal, "--json"] + input,
+                                     stdin: "+33612345670\n+33612345671\n+33698765432\n")
+            let objects = result.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(objects.count == 3, "\(result.stdout)")
+            guard objects.count == 3 else { continue }
+            #expect(objects[0]["action"] as? String == "block" && objects[0]["personal"] == nil)
+            #expect(objects[1]["action"] as? String == "allow" && objects[1]["personal"] as? [String] == ["exception"])
+            #expect(objects[2]["action"] as? String == "block" && objects[2]["personal"] as? [String] == ["your block"])
+            #expect(result.status == 1, "one answer is allow: \(result.status)")
+        }
+    }
+
+    @Test("text with the layer names the rule, as before")
+    func textNamesTheRule() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let (index, personal) = try Self.setUp(folder)
+        let result = try CLI.run(["lookup", "--index", index, "--personal", personal, "+33612345671", "+33698765432"])
+        #expect(result.stdout == "+33612345671  unknown (exception)\n+33698765432  blocked (your block)\n", "\(result.stdout)")
+    }
+}
