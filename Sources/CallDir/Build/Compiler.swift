@@ -301,8 +301,8 @@ public final class Compiler {
     private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> (entry: NormalizedEntry, labelHash: UInt64?)? {
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
-            // `911`, `112`: never blocked or labelled; say so rather than "too short".
-            try reject(origin, reason: normalizer.emergencyNumber(row.number) != nil ? .emergencyNumber : reason, text: row.number)
+            // `911`, `112` are refused as `emergency-number` (never blocked or labelled).
+            try reject(origin, reason: reason, text: row.number)
             return nil
         case .success(let entry):
             if case .number(let number) = entry, let problem = typeFilter?.problem(number) {

@@ -123,7 +123,36 @@ public struct NumberNormalizer: Sendable {
     }
 
     /// Normalises one field given as UTF-8 bytes, untrimmed. The hot path of a compile.
+    ///
+    /// An emergency number (`EmergencyNumbers`) is refused as `emergency-number`, whatever
+    /// else the field would be: a possible number (South Africa's `10111` with `--country ZA`,
+    /// `1220` with `--country CF --lenient`), a pattern written without `+` (`112#`) or a
+    /// refused field (`sip:911@example.com`). Only refused fields, numbers of at most 9 E.164
+    /// digits and patterns of at most 9 fixed digits are asked: one comparison on the hot path.
     public func normalize(_ field: UnsafeRawBufferPointer) -> Result<NormalizedEntry, RejectReason> {
+        let result = normalizeField(field)
+        switch result {
+        case .success(.number(let number)) where number < Self.longestEmergencyE164:
+            return emergencyNumber(field) != nil ? .failure(.emergencyNumber) : result
+        case .failure(let reason) where reason != .emergencyNumber:
+            return emergencyNumber(field) != nil ? .failure(.emergencyNumber) : result
+        case .success(.range(let range)) where range.first / (range.last &- range.first &+ 1) < Self.longestEmergencyE164:
+            // `112#` is a pattern to calldir (`--lenient`: +44 1120...9), 112 to libphonenumber.
+            // Not with `+` (`+33 112 ## ##` covers numbers, it names no emergency number).
+            guard let (_, code) = EmergencyNumbers.dialled(field), code == nil else { return result }
+            return emergencyNumber(field) != nil ? .failure(.emergencyNumber) : result
+        default:
+            return result
+        }
+    }
+
+    /// Numbers below this (9 E.164 digits: a 3-digit calling code and 6 national digits) may
+    /// be an emergency number written with `--country` or `+CC`.
+    static let longestEmergencyE164: Int64 = 1_000_000_000
+
+    /// `normalize(_:)` before the emergency-number check.
+    @inline(__always)
+    private func normalizeField(_ field: UnsafeRawBufferPointer) -> Result<NormalizedEntry, RejectReason> {
         var start = 0
         var end = field.count
         while start < end, isASCIIWhitespace(field[start]) { start += 1 }
@@ -147,6 +176,7 @@ public struct NumberNormalizer: Sendable {
     /// The number when `field` is exactly 8 to 16 digits that `normalize` accepts as they
     /// are (no whitespace, no prefix rule to apply, valid); nil sends the field through
     /// `normalize`. Small enough to inline into the compile loop, with no `Result` to build.
+    /// No emergency-number check: 8 or more digits are never one (they have at most 6).
     @inline(__always)
     package func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
         guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }

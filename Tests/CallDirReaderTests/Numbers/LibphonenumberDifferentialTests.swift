@@ -26,6 +26,33 @@ struct LibphonenumberDifferentialTests {
         #expect(tally.agreement >= 0.995, "agreement \(tally.percent) under 99.5%: \(tally.sample.prefix(30))")
     }
 
+    /// Issue 44: every emergency number of libphonenumber's short-number metadata, in every
+    /// shape its `is_emergency_number` reads (`112#`, `*911`, `911;`, `Tel: 911`,
+    /// `sip:911@example.com`, fullwidth, Arabic-Indic and Persian digits), with its region's
+    /// calling code, under `--lenient` or not, and without `--country`: refused as
+    /// `emergency-number`: never stored, and `allow` to a lookup whatever `--invalid` says
+    /// (`CallerIDPolicy`).
+    @Test func emergencyNumbersAreNeverStoredOrBlocked() throws {
+        let corpus = try Oracle.shared.get()
+        let rows = corpus.rows.filter(\.isEmergencyShape)
+        #expect(rows.count >= 8_000 && Set(rows.map(\.region)).count >= 240)
+        var wrong: [String] = []
+        var normalizers: [String: NumberNormalizer] = [:]
+        for row in rows where row.type == "EMERGENCY" {
+            for lenient in [false, true] {
+                let key = "\(row.code) \(lenient)"
+                let normalizer = try normalizers[key] ?? NumberNormalizer(country: row.code == 0 ? nil : row.code, lenient: lenient)
+                normalizers[key] = normalizer
+                let result = normalizer.normalize(row.input)
+                if result != .failure(.emergencyNumber) {
+                    wrong.append("\(row.region) --country \(row.code)\(lenient ? " --lenient" : "") \(row.shape) '\(row.input)': \(Tally.describe(result))")
+                }
+            }
+        }
+        print("emergency numbers: \(rows.count) fields over \(Set(rows.map(\.region)).count) regions, \(wrong.count) not refused")
+        #expect(wrong.isEmpty, "\(wrong.count) emergency numbers not refused: \(wrong.prefix(30))")
+    }
+
     /// `--valid-only`: the normaliser, then the DFA tables of `NumberTypes`, against
     /// `is_valid_number`; and each valid number's type against `number_type`.
     @Test func agreesWithIsValidNumberAndType() throws {
@@ -66,6 +93,10 @@ struct OracleRow: Sendable {
     let localOnly: Bool
     let valid: Bool
     let type: String
+
+    /// An emergency number written some way (`emergency-hash`: `112#`): type EMERGENCY when
+    /// libphonenumber's `is_emergency_number` says it is one for the row's region.
+    var isEmergencyShape: Bool { shape.hasPrefix("emergency-") }
 }
 
 enum Oracle {
@@ -126,7 +157,7 @@ struct Tally {
                         normalize: (OracleRow) -> Result<NormalizedEntry, RejectReason>?,
                         expected: (OracleRow) -> Bool) -> Tally {
         var tally = Tally()
-        for row in corpus.rows {
+        for row in corpus.rows where !row.isEmergencyShape {
             if let reason = Exceptions.reason(row) { tally.excepted += 1; _ = reason; continue }
             let result = normalize(row)
             var stored: Int64?
