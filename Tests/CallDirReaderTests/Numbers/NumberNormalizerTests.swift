@@ -294,7 +294,8 @@ extension NumberNormalizerTests {
         .reject("++1 800 555 5555", nil, .invalidCharacter),
         .reject("+1 800 555 5555+", nil, .invalidCharacter),
         .reject("\u{FF0B}1 800 555 5555", nil, .invalidCharacter),
-        .reject("\u{0661}\u{0662}\u{0663}", nil, .invalidCharacter),
+        .reject("\u{0661}\u{0662}\u{0663}", nil, .emergencyNumber),  // 123 (Colombia, ...), as libphonenumber reads it
+        .reject("\u{0661}\u{0662}\u{0663}\u{0664}", nil, .invalidCharacter),
         .reject("+41\u{2009}21 560 12 34", nil, .invalidCharacter),
         .reject("tel:tel:+18005555555", nil, .invalidCharacter),
         .reject("call:+18005555555", nil, .invalidCharacter),
