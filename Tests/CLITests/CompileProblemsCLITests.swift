@@ -230,4 +230,47 @@ struct CompileProblemsCLITests {
         let compiled = try CLI.run(["compile", "-q", "--sort", "--skip-invalid", "--block", list, "-o", scratch.file("e.calldir")])
         #expect(compiled.status == 0, "\(compiled.stderr)")
     }
+
+    /// libphonenumber's E.164 for `field` read with `region` (`parse`), at run time.
+    static func reference(_ field: String, region: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(python))
+        process.arguments = ["-c", "import phonenumbers as p, sys; n = p.parse(sys.argv[1], sys.argv[2]); print('+%d%s' % (n.country_code, p.national_significant_number(n)))",
+                             field, region]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Issue 44 item 4: a number after an international prefix of 4 digits (BR `0021`, AU
+    /// `0011`) was refused as too-long once the digits typed passed 18, the message counting
+    /// the prefix.
+    @Test("an international prefix of any length is read before the length check, as libphonenumber reads it",
+          .enabled(if: CompileProblemsCLITests.python != nil, "no .venv-numbers with phonenumbers: run scripts/setup --tests"),
+          arguments: [("BR", "0021 49 8001234567890"), ("AU", "0011 49 8001234567890"), ("AU", "0011 44 7911 123456"), ("BR", "0014 1 201 555 0123")])
+    func longInternationalPrefix(region: String, field: String) throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let expected = try Self.reference(field, region: region)
+        let index = scratch.file("i.calldir")
+        let compiled = try CLI.run(["compile", "-q", "--country", region, "--block", scratch.write("l.txt", field + "\n"), "-o", index])
+        #expect(compiled.status == 0, "\(field): \(compiled.stderr)")
+        let lookup = try CLI.run(["lookup", "--index", index, expected])
+        #expect(lookup.stdout.hasPrefix("\(expected)  blocked"), "\(field) should be \(expected): \(lookup.stdout)")
+    }
+
+    /// The message counts the digits typed: `07453775817` has 11, not 12 with the 1 in front.
+    @Test("--country 1 explains an 11-digit number not starting with 1 by the digits typed")
+    func northAmericanMessageCountsTypedDigits() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let refused = try CLI.run(["compile", "--country", "1", "--block", scratch.write("a.txt", "07453775817\n"), "-o", scratch.file("a.calldir")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("'07453775817' rejected: with --country 1 a number has 10 digits, or 11 starting with 1 (North America); this has 11, starting with 0"),
+                "\(refused.stderr)")
+        #expect(!refused.stderr.contains("this has 12"))
+    }
 }

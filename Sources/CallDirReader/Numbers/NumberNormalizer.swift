@@ -246,9 +246,39 @@ public struct NumberNormalizer: Sendable {
         let digits = scan.digits
         if scan.misplacedPlus { return .failure(.invalidCharacter) }
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
-        if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
+        if digits.total > Digits.maxAccumulated {
+            // A long international prefix (`0021 49 8001234567890` with BR, `0011 ...` with AU)
+            // makes too many digits to accumulate: read the rest as `+` and the calling code.
+            if !scan.plus, let international = afterInternationalPrefix(bytes, from: start, to: end) {
+                return international.withUnsafeBytes { normalize($0) }
+            }
+            return .failure(.tooLong)
+        }
         if case .e164 = mode, !scan.plus, looksNational(bytes, from: start, to: end) { return .failure(.missingCountryCode) }
         return finish(digits, plus: scan.plus, droppedZeroAfter: scan.droppedZeroAfter)
+    }
+
+    /// `+` and what follows the longest international prefix the field starts with (any of
+    /// `internationalPrefixes`, any length: BR `0021` rather than `00`), or nil. Off the hot
+    /// path: only fields of more digits than `Digits` holds come here.
+    private func afterInternationalPrefix(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> [UInt8]? {
+        var best: (length: Int, rest: Int)?
+        var i = 0
+        while i < internationalPrefixes.count {
+            let prefix = internationalPrefixes.base[i]
+            i &+= 1
+            var value: UInt64 = 0
+            var seen = 0
+            var at = start
+            while at < end, seen < prefix.length {
+                let digit = bytes[at] &- 0x30
+                if digit < 10 { value = value * 10 + UInt64(digit); seen += 1 }
+                at += 1
+            }
+            guard seen == prefix.length, value == prefix.value, prefix.length > best?.length ?? 0 else { continue }
+            best = (prefix.length, at)
+        }
+        return best.map { [0x2B] + Array(bytes[$0.rest..<end]) }
     }
 
     enum Split {
