@@ -6,7 +6,10 @@
 ///    `tel:` (any case). Nothing left: `empty`.
 /// 2. Besides digits, a field may contain space, `-`, `.`, `(`, `)`, `/` and NBSP anywhere,
 ///    `#` wildcards, and `+` as its first character. Anything else: `invalid-character`.
-///    A field with neither a digit nor a `#`: `empty`.
+///    A field with neither a digit nor a `#`: `empty`. A field refused so is then read as
+///    libphonenumber's `parse` reads it (`PossibleNumber.libphonenumberText`), when that gives
+///    a number: an extension kept apart (`x12`, `ext. 12`, `;ext=12`, `,123`, `;123`), vanity
+///    letters (`1-800-FLOWERS`), digits of other scripts, a label before it (`Tel: ...`).
 /// 3. A field is an explicit range when it splits at exactly one `-` with whitespace on at
 ///    least one side (`+1 800 555 0000 - +1 800 555 0099`), else at exactly one `..`, else
 ///    at its only `-` when both sides have at least 7 digits (`33162000000-33162999999`;
@@ -135,7 +138,15 @@ public struct NumberNormalizer: Sendable {
         case .success(.number(let number)) where number < Self.longestEmergencyE164:
             return emergencyNumber(field) != nil ? .failure(.emergencyNumber) : result
         case .failure(let reason) where reason != .emergencyNumber:
-            return emergencyNumber(field) != nil ? .failure(.emergencyNumber) : result
+            if emergencyNumber(field) != nil { return .failure(.emergencyNumber) }
+            // Letters, extensions, other digit scripts, text around the number: read as
+            // libphonenumber's parse reads them (`PossibleNumber`), the extension left apart.
+            // Only a number is taken so; otherwise the field keeps its reason (invalid-character).
+            if reason == .invalidCharacter, parsesNumbers, let (text, _) = PossibleNumber.libphonenumberText(field),
+               case .success(.number) = text.withUnsafeBytes({ normalizeField($0) }) {
+                return text.withUnsafeBytes { normalizeField($0) }
+            }
+            return result
         case .success(.range(let range)) where range.first / (range.last &- range.first &+ 1) < Self.longestEmergencyE164:
             // `112#` is a pattern to calldir (`--lenient`: +44 1120...9), 112 to libphonenumber.
             // Not with `+` (`+33 112 ## ##` covers numbers, it names no emergency number).
