@@ -13,6 +13,9 @@ Writes to stdout one row per input, tab-separated:
     possible  1 or 0 (is_possible_number), L when possible only as a local number
     valid     1 or 0 (is_valid_number)
     type    phonenumbers' number type name, '-' when not valid
+Then every emergency number of the short-number metadata (shape `emergency-...`: `112#`, `*911`,
+`sip:911@example.com`, fullwidth and Arabic-Indic digits...), for its region's calling code and
+without --country, with type EMERGENCY when is_emergency_number says so, else '-'.
 Without --country (code 0) the reference reads an input as calldir's rule 5 says: `+` or
 `00` then E.164 digits, or bare E.164 digits; libphonenumber parses them with a `+` in front.
 
@@ -144,6 +147,36 @@ def rows(region, rng, per_region):
             yield (0, region, shape, field) + verdict(plain, None)
 
 
+# The shapes libphonenumber's is_emergency_number reads (extract_possible_number, then
+# normalize_digits_only): the emergency test writes every emergency number each way.
+EMERGENCY_SHAPES = [
+    ("plain", "%s"), ("hash", "%s#"), ("star", "*%s"), ("semicolon", "%s;"), ("tel", "Tel: %s"),
+    ("sip", "sip:%s@example.com"), ("fullwidth", None), ("arabic-indic", None), ("persian", None),
+]
+SCRIPTS = {"fullwidth": 0xFF10, "arabic-indic": 0x0660, "persian": 0x06F0}
+
+
+def emergency_rows():
+    """Every emergency number of every region of the short-number metadata, in every shape,
+    with is_emergency_number's verdict for that region (type column EMERGENCY or -)."""
+    import re
+    from phonenumbers import SUPPORTED_SHORT_REGIONS, country_code_for_region, shortnumberinfo
+    for region in sorted(SUPPORTED_SHORT_REGIONS):
+        desc = PhoneMetadata.short_metadata_for_region(region).emergency
+        if desc is None or not desc.national_number_pattern:
+            continue
+        pattern = re.compile(desc.national_number_pattern)
+        numbers = [s for length in desc.possible_length
+                   for s in (str(n).zfill(length) for n in range(10 ** length)) if pattern.fullmatch(s)]
+        for number in numbers:
+            for shape, form in EMERGENCY_SHAPES:
+                field = form % number if form else "".join(chr(SCRIPTS[shape] + int(d)) for d in number)
+                verdict = "EMERGENCY" if shortnumberinfo.is_emergency_number(field, region) else "-"
+                yield (country_code_for_region(region), region, "emergency-" + shape, field, "-", 0, 0, verdict)
+            # Without --country: an emergency number of any region is one.
+            yield (0, region, "emergency-plain", number, "-", 0, 0, "EMERGENCY")
+
+
 def main():
     seed = int(sys.argv[1])
     per_region = int(sys.argv[2]) if len(sys.argv) > 2 else 250
@@ -153,6 +186,8 @@ def main():
     for region in REGIONS:
         for row in rows(region, rng, per_region):
             out.write("\t".join(str(x) for x in row) + "\n")
+    for row in emergency_rows():
+        out.write("\t".join(str(x) for x in row) + "\n")
 
 
 if __name__ == "__main__":

@@ -67,10 +67,8 @@ extension NumberNormalizer {
         case .success(.number(let number)): return .number(number)
         case .success(.range): return .notANumber(.notASingleNumber)
         case .failure(let reason):
-            guard reason == .invalidCharacter else {
-                // `911`, `112`: too short to be a number, and never blocked (`EmergencyNumbers`).
-                return .notANumber(emergencyNumber(field) != nil ? .emergencyNumber : reason)
-            }
+            // `911`, `112`, `10111` are `emergency-number`: never blocked (`EmergencyNumbers`).
+            guard reason == .invalidCharacter else { return .notANumber(reason) }
             if isWithheldWord(field) { return .notANumber(.withheld) }
             // Quotes copied from a spreadsheet ("+14692576503"): the number inside, as a
             // compile's CSV reader takes it. Only on this failure path: no cost to others.

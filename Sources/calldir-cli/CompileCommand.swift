@@ -217,7 +217,8 @@ struct CompileCommand: ParsableCommand {
                 ])
             })),
             ("tallies", tally.json),
-            ("advice", .string(tally.advice)),
+            // A national list (`NationalListCheck`) or an index left empty: the error is the advice.
+            ("advice", .string(tally.total == 0 || message.contains("the list looks national: ") ? message : tally.advice)),
         ])
         var out = StdoutBuffer()
         out.write(object.rendered() + "\n")

@@ -110,4 +110,26 @@ struct CompileCheckCLITests {
         let viaEnvironment = try CLI.run(["compile", "--check", "--block", list], environment: ["TMPDIR": scratch.file("gone")])
         #expect(viaEnvironment.status == 2 && viaEnvironment.stderr.contains(scratch.file("gone")))
     }
+
+    /// Issue 44 item 6: `021 560 12 3` (a Swiss number with a dropped digit) is a possible
+    /// number, so a compile of a hand-kept list passes; docs/CI.md recommends `--valid-only`,
+    /// which refuses it, with that example, in every workflow it shows.
+    @Test("docs/CI.md recommends --valid-only for lists kept by hand, and its example holds")
+    func validOnlyForHandKeptLists() throws {
+        let doc = try String(contentsOfFile: CLI.packageRoot.path + "/docs/CI.md", encoding: .utf8)
+        #expect(doc.contains("## Lists maintained by hand: `--valid-only`"))
+        #expect(doc.contains("calldir compile --check --country 41 --valid-only --block lists/blocked/spam.txt"))
+        #expect(doc.contains("'021 560 12 3' rejected: ... (not-valid)"))
+        for example in ["LISTS: --country 41 --valid-only", "--country 41 --valid-only --sort", "args: [--country, \"41\", --valid-only,"] {
+            #expect(doc.contains(example), "\(example)")
+        }
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let list = scratch.write("spam.txt", "021 560 12 34\n021 560 12 3\n")
+        let possible = try CLI.run(["compile", "--check", "--sort", "--country", "41", "--block", list])
+        #expect(possible.status == 0, "\(possible.stderr)")  // what the doc warns about
+        let valid = try CLI.run(["compile", "--check", "--sort", "--country", "41", "--valid-only", "--block", list])
+        #expect(valid.status == 1)
+        #expect(valid.stderr.contains(":2: '021 560 12 3' rejected: ") && valid.stderr.contains("(not-valid)"), "\(valid.stderr)")
+    }
 }

@@ -158,4 +158,119 @@ struct CompileProblemsCLITests {
         #expect(rejected.status == 1)
         #expect(!rejected.stderr.contains("\u{1B}"))
     }
+
+    static let python: String? = {
+        let path = CLI.packageRoot.appendingPathComponent(".venv-numbers/bin/python3").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// `count` valid numbers of `region` as libphonenumber writes them nationally (and, with
+    /// `digitsOnly`, as bare digits), made by the reference at run time.
+    static func nationalList(_ region: String, count: Int, digitsOnly: Bool) throws -> String {
+        let script = """
+        import phonenumbers as p, random, sys
+        r = random.Random(sys.argv[1]); meta = p.PhoneMetadata.metadata_for_region(sys.argv[1]); out = []
+        examples = [d.example_number for d in (meta.mobile, meta.fixed_line) if d is not None and d.example_number]
+        while len(out) < int(sys.argv[2]):
+            ex = r.choice(examples); nsn = ex[:2] + ''.join(r.choice('0123456789') for _ in ex[2:])
+            n = p.parse('+%d%s' % (meta.country_code, nsn))
+            if p.is_valid_number_for_region(n, sys.argv[1]):
+                text = p.format_number(n, p.PhoneNumberFormat.NATIONAL)
+                out.append(''.join(c for c in text if c.isdigit()) if sys.argv[3] == '1' else text)
+        print('\\n'.join(out))
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(python))
+        process.arguments = ["-c", script, region, "\(count)", digitsOnly ? "1" : "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    /// Issue 44: national lists compiled without --country with the README's flags exited 0
+    /// with foreign numbers (CN `131 2347 2898` as +1 312 347 2898; LU, GW, IT) or with 1 row
+    /// of 91 (CH, FR: the rest missing-country-code), or suggested --allow-empty; the guard
+    /// only knew 10-digit North American lists. Now: exit 1 naming the region's --country.
+    @Test("a national list without --country fails naming its country, never --allow-empty, in text and --json",
+          .enabled(if: CompileProblemsCLITests.python != nil, "no .venv-numbers with phonenumbers: run scripts/setup --tests"),
+          arguments: [("CN", 86), ("IT", 39), ("LU", 352), ("GW", 245), ("BR", 55), ("CH", 41), ("FR", 33), ("DE", 49), ("JP", 81), ("GB", 44), ("US", 1)])
+    func nationalListsFail(region: String, code: Int) throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        for digitsOnly in [false, true] {
+            let list = scratch.write("\(region)-\(digitsOnly).txt", try Self.nationalList(region, count: 200, digitsOnly: digitsOnly))
+            let flags = ["compile", "--sort", "--dedupe", "--skip-invalid", "--block", list, "-o", scratch.file("n.calldir")]
+            let text = try CLI.run(flags)
+            #expect(text.status == 1, "\(region) \(digitsOnly): \(text.stderr)")
+            #expect(text.stderr.contains("the list looks national") && text.stderr.contains("--country \(code) ("), "\(region) \(digitsOnly): \(text.stderr)")
+            #expect(!text.stderr.contains("--allow-empty"), "\(text.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.file("n.calldir")))
+            let json = try Self.json(try CLI.run(flags + ["--json"]).stdout)
+            #expect(json["ok"] as? Bool == false)
+            #expect((json["advice"] as? String)?.contains("--country \(code) (") == true, "\(json)")
+        }
+        // Read with its --country, the same list compiles.
+        let list = scratch.write("\(region).txt", try Self.nationalList(region, count: 200, digitsOnly: false))
+        let right = try CLI.run(["compile", "-q", "--sort", "--dedupe", "--country", "\(code)", "--block", list, "-o", scratch.file("r.calldir")])
+        #expect(right.status == 0, "\(right.stderr)")
+    }
+
+    /// An E.164 list written without `+` is not national: it compiles (no false alarm).
+    @Test("E.164 digits without + from many countries still compile without --country")
+    func e164DigitsStillCompile() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let numbers = ["41215601234", "33162000042", "4930123456", "447911123456", "12015550123", "8613123472898", "393123456789",
+                       "35227123456", "61298765432", "819012345678", "5511961234567", "27215551234", "34912345678", "46812345678",
+                       "4721234567", "4535123456", "48221234567", "31201234567"]
+        let list = scratch.write("e164.txt", numbers.joined(separator: "\n") + "\n")
+        let compiled = try CLI.run(["compile", "-q", "--sort", "--skip-invalid", "--block", list, "-o", scratch.file("e.calldir")])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+    }
+
+    /// libphonenumber's E.164 for `field` read with `region` (`parse`), at run time.
+    static func reference(_ field: String, region: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(python))
+        process.arguments = ["-c", "import phonenumbers as p, sys; n = p.parse(sys.argv[1], sys.argv[2]); print('+%d%s' % (n.country_code, p.national_significant_number(n)))",
+                             field, region]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Issue 44 item 4: a number after an international prefix of 4 digits (BR `0021`, AU
+    /// `0011`) was refused as too-long once the digits typed passed 18, the message counting
+    /// the prefix.
+    @Test("an international prefix of any length is read before the length check, as libphonenumber reads it",
+          .enabled(if: CompileProblemsCLITests.python != nil, "no .venv-numbers with phonenumbers: run scripts/setup --tests"),
+          arguments: [("BR", "0021 49 8001234567890"), ("AU", "0011 49 8001234567890"), ("AU", "0011 44 7911 123456"), ("BR", "0014 1 201 555 0123")])
+    func longInternationalPrefix(region: String, field: String) throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let expected = try Self.reference(field, region: region)
+        let index = scratch.file("i.calldir")
+        let compiled = try CLI.run(["compile", "-q", "--country", region, "--block", scratch.write("l.txt", field + "\n"), "-o", index])
+        #expect(compiled.status == 0, "\(field): \(compiled.stderr)")
+        let lookup = try CLI.run(["lookup", "--index", index, expected])
+        #expect(lookup.stdout.hasPrefix("\(expected)  blocked"), "\(field) should be \(expected): \(lookup.stdout)")
+    }
+
+    /// The message counts the digits typed: `07453775817` has 11, not 12 with the 1 in front.
+    @Test("--country 1 explains an 11-digit number not starting with 1 by the digits typed")
+    func northAmericanMessageCountsTypedDigits() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let refused = try CLI.run(["compile", "--country", "1", "--block", scratch.write("a.txt", "07453775817\n"), "-o", scratch.file("a.calldir")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("'07453775817' rejected: with --country 1 a number has 10 digits, or 11 starting with 1 (North America); this has 11, starting with 0"),
+                "\(refused.stderr)")
+        #expect(!refused.stderr.contains("this has 12"))
+    }
 }

@@ -71,4 +71,44 @@ struct EmergencyNumberCLITests {
         #expect(summary["rejected"] as? [String: Int] == ["emergency-number": 2])
         #expect(try String(contentsOfFile: rejects, encoding: .utf8).contains("emergency-number"))
     }
+
+    /// Issue 44: South Africa's `10111` (police) and `10177` (ambulance) are possible numbers
+    /// (+27 10111), and were stored and blocked; `1220` (CF) was under `--lenient`.
+    @Test("an emergency number that is also a possible number is refused by compile and allowed by lookup, inside a blocked range")
+    func possibleEmergencyNumbers() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let refused = try CLI.run(["compile", "--country", "ZA", "--block", scratch.write("za.txt", "+27 21 555 1234\n10111\n10177\n"),
+                                   "-o", scratch.file("za.calldir")])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("'10111' rejected: 10111 is an emergency number (ZA;"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("'10177' rejected: 10177 is an emergency number (ZA;"), "\(refused.stderr)")
+        let lenient = try CLI.run(["compile", "--lenient", "--country", "CF", "--block", scratch.write("cf.txt", "1220\n"),
+                                   "-o", scratch.file("cf.calldir")])
+        #expect(lenient.status == 1 && lenient.stderr.contains("'1220' rejected: 1220 is an emergency number (CF;"), "\(lenient.stderr)")
+
+        let index = scratch.file("range.calldir")
+        let range = try CLI.run(["compile", "-q", "--lenient", "--block", scratch.write("r.txt", "+27 10000 - +27 10999\n"), "-o", index])
+        #expect(range.status == 0, "\(range.stderr)")
+        let lookup = try CLI.run(["lookup", "--index", index, "--country", "ZA", "--invalid", "block", "10111", "10177", "10112"])
+        let lines = lookup.stdout.split(separator: "\n")
+        #expect(lines.count == 3, "\(lookup.stdout)")
+        #expect(lines.first == "10111  unknown (not a number: emergency-number)", "\(lookup.stdout)")
+        #expect(lines.dropFirst().first == "10177  unknown (not a number: emergency-number)", "\(lookup.stdout)")
+        #expect(lines.last?.hasPrefix("+2710112  blocked") == true, "\(lookup.stdout)")  // not an emergency number
+    }
+
+    /// Every shape libphonenumber's `is_emergency_number` reads as 911 or 112 (`#`, `*`, `;`,
+    /// fullwidth, Arabic-Indic and Persian digits, a SIP URI): all were blocked by `--invalid block`.
+    @Test("--invalid block allows an emergency number in every shape libphonenumber reads",
+          arguments: ["112#", "*911", "911;", "911#", "\u{FF11}\u{FF11}\u{FF12}", "\u{FF19}\u{FF11}\u{FF11}", "\u{0661}\u{0661}\u{0662}",
+                      "\u{06F1}\u{06F1}\u{06F2}", "sip:911@example.com", "Tel: 911"])
+    func shapes(field: String) throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let lookup = try CLI.run(["lookup", "--index", try index(scratch), "--country", "US", "--invalid", "block", field])
+        #expect(lookup.stdout == "\(field)  unknown (not a number: emergency-number)\n", "\(lookup.stdout)")
+        let compile = try CLI.run(["compile", "--country", "US", "--block", scratch.write("b.txt", "+12015550100\n" + field + "\n"), "-o", scratch.file("s.calldir")])
+        #expect(compile.stderr.contains("(emergency-number)"), "\(compile.stderr)")
+    }
 }

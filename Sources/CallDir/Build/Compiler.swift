@@ -99,11 +99,9 @@ public final class Compiler {
         let identifyRanges = try readKind(.identify, sources: options.identifySources, firstSource: options.blockSources.count,
                                           encoder: &identified, allow: allow, encodedEarlier: blocked.count)
         try identified.finish()
+        try checkNational()
         if log.count > 0 {
             throw CallDirError(.invalidList, "\(log.tally.advice); no index written", path: inputSubject)
-        }
-        if let looksNational = summary.warnings.first(where: { $0.hasPrefix(NationalShapeCheck.lead) }), !options.international {
-            throw CallDirError(.invalidList, "\(looksNational) Or pass --international if the digits are E.164 on purpose; no index written", path: inputSubject)
         }
         try blocked.writeDirectory(kind: .blockedDirectory, pages: .blockedDirectoryPages)
         try identified.writeDirectory(kind: .identifiedDirectory, pages: .identifiedDirectoryPages)
@@ -137,10 +135,25 @@ public final class Compiler {
 
     /// The national-shape sample of the kind being read.
     private var shape = NationalShapeCheck()
+    /// Rows sampled to tell a national list read without --country (all kinds).
+    private var national = NationalListCheck()
 
     @inline(never)
     private func sampleShape(_ numbers: UnsafeMutablePointer<Int64>, count: Int) {
         shape.note(numbers, count: count)
+    }
+
+    /// Without --country, a list of national numbers fails, naming the likely countries
+    /// (`NationalListCheck`): rows left out as `missing-country-code` whatever the flags, or
+    /// numbers read as other countries' unless `--international` says they are E.164.
+    private func checkNational() throws {
+        guard options.country == nil else { return }
+        let missing = rejects.counts[.missingCountryCode] ?? 0
+        guard let verdict = national.verdict(rowsRead: summary.rowsRead, missingCountryCode: missing) else { return }
+        let refusedRows = missing > 0 && missing * 2 >= summary.rowsRead  // not silenced by --international
+        if !refusedRows, options.international { return }
+        let escape = refusedRows ? "" : " Or pass --international if the digits are E.164 on purpose."
+        throw CallDirError(.invalidList, verdict + "." + escape, path: inputSubject)
     }
 
     /// Keeps a kind's sample check in the summary (the warning once, for the larger sample).
@@ -153,6 +166,14 @@ public final class Compiler {
     /// An empty or truncated list must not ship: an index without entries unblocks everyone.
     private func checkNotEmpty() throws {
         let subject = self.subject
+        if summary.deviceEntries == 0, !options.allowEmpty, rejects.total > 0 {
+            // Rows were left out: publishing nothing is not the fix (issue 44).
+            let reasons = rejects.counts.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
+                .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+            throw CallDirError(.invalidList,
+                               "no entries: all \(summary.rowsRead) rows read were left out (\(reasons)); no index written",
+                               path: subject)
+        }
         if summary.deviceEntries == 0, !options.allowEmpty {
             throw CallDirError(.limitExceeded,
                                "no entries (\(summary.rowsRead) rows read): an empty index would unblock every caller; --allow-empty publishes it anyway; no index written",
@@ -222,7 +243,9 @@ public final class Compiler {
         for (i, spec) in sources.enumerated() {
             let source = try spec.open(for: kind)
             // With a type filter every row takes the full path, where the filter is applied.
-            try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify && typeFilter == nil) { batch in
+            let textSamples = checksShape && national.wantsTaken ? NationalListCheck.perKind : 0
+            try RowPrefetcher.forEachBatch(of: source, normalizer: normalizer, plainNumbers: kind != .identify && typeFilter == nil,
+                                           textSamples: textSamples) { batch in
                 if checksShape { sampleShape(batch.numbers, count: batch.count) }
                 var textRows = 0
                 for row in 0..<batch.count {
@@ -305,10 +328,11 @@ public final class Compiler {
     /// checks here and the label's ref).
     @inline(never)
     private func checkedRow(_ row: SourceRow, kind: EntryKind, origin: Origin) throws -> (entry: NormalizedEntry, labelHash: UInt64?)? {
+        if options.country == nil, national.wantsTaken { national.noteTaken(row.number) }
         switch normalizer.normalize(row.number) {
         case .failure(let reason):
-            // `911`, `112`: never blocked or labelled; say so rather than "too short".
-            try reject(origin, reason: normalizer.emergencyNumber(row.number) != nil ? .emergencyNumber : reason, text: row.number)
+            // `911`, `112` are refused as `emergency-number` (never blocked or labelled).
+            try reject(origin, reason: reason, text: row.number)
             return nil
         case .success(let entry):
             if case .number(let number) = entry, let problem = typeFilter?.problem(number) {
@@ -349,6 +373,7 @@ public final class Compiler {
     /// `detail` replaces the reason's explanation where the row says more (a label's length).
     private func reject(_ origin: Origin, reason: RejectReason, text: UnsafeRawBufferPointer, detail: String? = nil) throws {
         try rejects.record(origin, reason: reason, text: text)
+        if reason == .missingCountryCode, options.country == nil { national.noteRefused(text) }
         if !options.skipInvalid {
             if options.country == nil, RejectReason.normalizerReasons.contains(reason), Self.looksNorthAmerican(text) {
                 log.noteNationalNumber()

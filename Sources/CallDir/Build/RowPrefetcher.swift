@@ -15,8 +15,10 @@ enum RowPrefetcher {
     static let depth = 3
 
     /// Calls `body` with every row of `source`, in order, as batches. With `plainNumbers`,
-    /// rows whose number field `normalizer.validPlainNumber` accepts arrive as integers.
-    static func forEachBatch(of source: any EntrySource, normalizer: NumberNormalizer, plainNumbers: Bool,
+    /// rows whose number field `normalizer.validPlainNumber` accepts arrive as integers, except
+    /// the first `textSamples` rows, which arrive as text (the national-list check reads them
+    /// as written: `NationalListCheck`).
+    static func forEachBatch(of source: any EntrySource, normalizer: NumberNormalizer, plainNumbers: Bool, textSamples: Int = 0,
                              _ body: (RowBatch) throws -> Void) throws {
         let full = Handoff<RowBatch>(capacity: depth)
         let empty = Handoff<RowBatch>(capacity: depth)
@@ -24,14 +26,14 @@ enum RowPrefetcher {
         let reader = SourceBox(source)
         let thread = WorkerThread {
             // Source errors travel in the last batch; nothing else is thrown here.
-            try? fill(from: reader.source, normalizer: normalizer, plainNumbers: plainNumbers, into: RowBatch()) { batch in
+            try? fill(from: reader.source, normalizer: normalizer, plainNumbers: plainNumbers, textSamples: textSamples, into: RowBatch()) { batch in
                 guard full.put(batch) else { return nil }
                 return empty.take()?.emptied()
             }
             full.close()
         }
         guard let thread else {  // no second thread: read inline
-            try fill(from: source, normalizer: normalizer, plainNumbers: plainNumbers, into: RowBatch()) { batch in
+            try fill(from: source, normalizer: normalizer, plainNumbers: plainNumbers, textSamples: textSamples, into: RowBatch()) { batch in
                 try body(batch)
                 if let error = batch.error { throw error }
                 return batch.emptied()
@@ -56,10 +58,11 @@ enum RowPrefetcher {
 
     /// Reads `source` into batches. `deliver` takes each full batch (and the last one, which
     /// carries the source's error if it failed) and returns an empty one, or nil to stop.
-    private static func fill(from source: any EntrySource, normalizer: NumberNormalizer, plainNumbers: Bool,
+    private static func fill(from source: any EntrySource, normalizer: NumberNormalizer, plainNumbers: Bool, textSamples: Int,
                              into first: RowBatch, deliver: (RowBatch) throws -> RowBatch?) throws {
         try withoutActuallyEscaping(deliver) { deliver in
             var filler = BatchFiller(normalizer: normalizer, plainNumbers: plainNumbers, deliver: deliver, batch: first)
+            filler.textSamples = textSamples
             do {
                 if let text = source as? TextListSource {
                     try text.forEachRow(into: &filler)  // the filler compiled into the line loop
@@ -86,6 +89,8 @@ enum RowPrefetcher {
         var batch: RowBatch
         var count = 0
         var textIsFull = false
+        /// Rows still to hand over as text whatever they hold (the first rows of a source).
+        var textSamples = 0
 
         init(normalizer: NumberNormalizer, plainNumbers: Bool, deliver: @escaping (RowBatch) throws -> RowBatch?,
              batch: RowBatch) {
@@ -98,9 +103,10 @@ enum RowPrefetcher {
         @inline(__always)
         mutating func take(_ row: SourceRow) throws {
             batch.lines[count] = row.line
-            if plainNumbers, let number = normalizer.validPlainNumber(row.number) {
+            if plainNumbers, textSamples == 0, let number = normalizer.validPlainNumber(row.number) {
                 batch.numbers[count] = number
             } else {
+                if textSamples > 0 { textSamples -= 1 }
                 batch.numbers[count] = 0
                 textIsFull = batch.addText(row)
             }

@@ -6,7 +6,10 @@
 ///    `tel:` (any case). Nothing left: `empty`.
 /// 2. Besides digits, a field may contain space, `-`, `.`, `(`, `)`, `/` and NBSP anywhere,
 ///    `#` wildcards, and `+` as its first character. Anything else: `invalid-character`.
-///    A field with neither a digit nor a `#`: `empty`.
+///    A field with neither a digit nor a `#`: `empty`. A field refused so is then read as
+///    libphonenumber's `parse` reads it (`PossibleNumber.libphonenumberText`), when that gives
+///    a number: an extension kept apart (`x12`, `ext. 12`, `;ext=12`, `,123`, `;123`), vanity
+///    letters (`1-800-FLOWERS`), digits of other scripts, a label before it (`Tel: ...`).
 /// 3. A field is an explicit range when it splits at exactly one `-` with whitespace on at
 ///    least one side (`+1 800 555 0000 - +1 800 555 0099`), else at exactly one `..`, else
 ///    at its only `-` when both sides have at least 7 digits (`33162000000-33162999999`;
@@ -123,7 +126,44 @@ public struct NumberNormalizer: Sendable {
     }
 
     /// Normalises one field given as UTF-8 bytes, untrimmed. The hot path of a compile.
+    ///
+    /// An emergency number (`EmergencyNumbers`) is refused as `emergency-number`, whatever
+    /// else the field would be: a possible number (South Africa's `10111` with `--country ZA`,
+    /// `1220` with `--country CF --lenient`), a pattern written without `+` (`112#`) or a
+    /// refused field (`sip:911@example.com`). Only refused fields, numbers of at most 9 E.164
+    /// digits and patterns of at most 9 fixed digits are asked: one comparison on the hot path.
     public func normalize(_ field: UnsafeRawBufferPointer) -> Result<NormalizedEntry, RejectReason> {
+        let result = normalizeField(field)
+        switch result {
+        case .success(.number(let number)) where number < Self.longestEmergencyE164:
+            return emergencyNumber(field) != nil ? .failure(.emergencyNumber) : result
+        case .failure(let reason) where reason != .emergencyNumber:
+            if emergencyNumber(field) != nil { return .failure(.emergencyNumber) }
+            // Letters, extensions, other digit scripts, text around the number: read as
+            // libphonenumber's parse reads them (`PossibleNumber`), the extension left apart.
+            // Only a number is taken so; otherwise the field keeps its reason (invalid-character).
+            if reason == .invalidCharacter, parsesNumbers, let (text, _) = PossibleNumber.libphonenumberText(field),
+               case .success(.number) = text.withUnsafeBytes({ normalizeField($0) }) {
+                return text.withUnsafeBytes { normalizeField($0) }
+            }
+            return result
+        case .success(.range(let range)) where range.first / (range.last &- range.first &+ 1) < Self.longestEmergencyE164:
+            // `112#` is a pattern to calldir (`--lenient`: +44 1120...9), 112 to libphonenumber.
+            // Not with `+` (`+33 112 ## ##` covers numbers, it names no emergency number).
+            guard let (_, code) = EmergencyNumbers.dialled(field), code == nil else { return result }
+            return emergencyNumber(field) != nil ? .failure(.emergencyNumber) : result
+        default:
+            return result
+        }
+    }
+
+    /// Numbers below this (9 E.164 digits: a 3-digit calling code and 6 national digits) may
+    /// be an emergency number written with `--country` or `+CC`.
+    static let longestEmergencyE164: Int64 = 1_000_000_000
+
+    /// `normalize(_:)` before the emergency-number check.
+    @inline(__always)
+    private func normalizeField(_ field: UnsafeRawBufferPointer) -> Result<NormalizedEntry, RejectReason> {
         var start = 0
         var end = field.count
         while start < end, isASCIIWhitespace(field[start]) { start += 1 }
@@ -147,6 +187,7 @@ public struct NumberNormalizer: Sendable {
     /// The number when `field` is exactly 8 to 16 digits that `normalize` accepts as they
     /// are (no whitespace, no prefix rule to apply, valid); nil sends the field through
     /// `normalize`. Small enough to inline into the compile loop, with no `Result` to build.
+    /// No emergency-number check: 8 or more digits are never one (they have at most 6).
     @inline(__always)
     package func validPlainNumber(_ field: UnsafeRawBufferPointer) -> Int64? {
         guard let value = plainDigits(field, from: 0, to: field.count) else { return nil }
@@ -216,9 +257,39 @@ public struct NumberNormalizer: Sendable {
         let digits = scan.digits
         if scan.misplacedPlus { return .failure(.invalidCharacter) }
         if scan.digitAfterWildcard || digits.literal == 0 { return .failure(.invalidPattern) }
-        if digits.total > Digits.maxAccumulated { return .failure(.tooLong) }
+        if digits.total > Digits.maxAccumulated {
+            // A long international prefix (`0021 49 8001234567890` with BR, `0011 ...` with AU)
+            // makes too many digits to accumulate: read the rest as `+` and the calling code.
+            if !scan.plus, let international = afterInternationalPrefix(bytes, from: start, to: end) {
+                return international.withUnsafeBytes { normalize($0) }
+            }
+            return .failure(.tooLong)
+        }
         if case .e164 = mode, !scan.plus, looksNational(bytes, from: start, to: end) { return .failure(.missingCountryCode) }
         return finish(digits, plus: scan.plus, droppedZeroAfter: scan.droppedZeroAfter)
+    }
+
+    /// `+` and what follows the longest international prefix the field starts with (any of
+    /// `internationalPrefixes`, any length: BR `0021` rather than `00`), or nil. Off the hot
+    /// path: only fields of more digits than `Digits` holds come here.
+    private func afterInternationalPrefix(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> [UInt8]? {
+        var best: (length: Int, rest: Int)?
+        var i = 0
+        while i < internationalPrefixes.count {
+            let prefix = internationalPrefixes.base[i]
+            i &+= 1
+            var value: UInt64 = 0
+            var seen = 0
+            var at = start
+            while at < end, seen < prefix.length {
+                let digit = bytes[at] &- 0x30
+                if digit < 10 { value = value * 10 + UInt64(digit); seen += 1 }
+                at += 1
+            }
+            guard seen == prefix.length, value == prefix.value, prefix.length > best?.length ?? 0 else { continue }
+            best = (prefix.length, at)
+        }
+        return best.map { [0x2B] + Array(bytes[$0.rest..<end]) }
     }
 
     enum Split {

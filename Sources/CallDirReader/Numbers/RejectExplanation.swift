@@ -33,6 +33,12 @@ extension NumberNormalizer {
         if text.hasPrefix("1") {
             if reason == .invalidAreaCode { return reason.explanation }
             let written00 = country == 1 && !scan.plus && digits.startsWith(0, length: 2)
+            if country == 1, !scan.plus, !written00 {
+                // The digits typed, not those with the 1 put in front (`07453775817` has 11).
+                let lead = Self.digitString(digits).prefix(1)
+                return "with --country 1 a number has 10 digits, or 11 starting with 1 (North America); this has \(digits.total)"
+                    + (digits.total == 11 ? ", starting with \(lead)" : "")
+            }
             return "a North American number (+1) has 11 digits; this has \(total)"
                 + (total == 10 && country == nil ? " (a national number? pass --country 1)" : "")
                 + (written00 ? " (00 is not North America's international prefix: 011 is)" : "")

@@ -63,7 +63,7 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
     public static let normalizerReasons: [RejectReason] = [
         .empty, .invalidCharacter, .tooShort, .tooLong, .missingCountryCode, .unknownCountryCode,
         .invalidLeadingDigit, .invalidAreaCode,
-        .invalidPattern, .invalidRange,
+        .invalidPattern, .invalidRange, .emergencyNumber,
     ]
 
     /// A sentence for diagnostics and answers.
