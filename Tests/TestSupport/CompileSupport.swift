@@ -33,6 +33,7 @@ package func compileIndex(_ folder: TempFolder, _ name: String, block: [String] 
         $0.sort = true
         $0.dedupe = true
         $0.lenient = true  // synthetic numbers: what matters here is loading, not numbering plans
+        $0.international = true  // E.164 digits on purpose, however national they may look
         $0.allowEmpty = true  // empty kinds and indexes are part of the property
     }
     return try CallDirIndex(path: folder.file(name))

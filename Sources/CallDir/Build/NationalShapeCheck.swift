@@ -25,6 +25,14 @@ struct NationalShapeCheck {
         }
     }
 
+    /// Notes one number of a row that came as text (the national-list check's first rows, or a
+    /// formatted row), so those rows count as the plain ones do.
+    mutating func noteOne(_ number: Int64) {
+        sampled += 1
+        if Self.looksNorthAmerican(number) { northAmerican += 1 }
+        codes[CountryTable.callingCode(ofE164: number) ?? 0] += 1
+    }
+
     /// Whether `number` (E.164) is 10 digits that make a possible North American number
     /// after a 1: area code and exchange starting with 2-9.
     static func looksNorthAmerican(_ number: Int64) -> Bool {
