@@ -71,6 +71,14 @@ struct NationalListCheck {
                 + Self.advice(best, sampled: refused.count)
         }
         guard taken.count >= 16 else { return nil }
+        // 11 digits starting with 1 is how CallKit and most lists write North American E.164
+        // numbers: not national, even where their area codes are unassigned (spoofed callers,
+        // synthetic corpora), which libphonenumber's validity would call foreign.
+        let northAmericanE164 = taken.filter { text in
+            let digits = text.filter { $0 &- 0x30 < 10 }
+            return digits.count == 11 && digits.first == UInt8(ascii: "1") && text.first != UInt8(ascii: "0")
+        }.count
+        if northAmericanE164 * 10 >= taken.count * 8 { return nil }
         let asE164 = taken.reduce(0) { count, text in
             let digits = text.filter { $0 &- 0x30 < 10 }
             guard digits.count <= 18, let n = Int64(String(decoding: digits, as: UTF8.self)) else { return count }

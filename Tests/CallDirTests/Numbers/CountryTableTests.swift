@@ -187,6 +187,24 @@ struct CountryTableTests {
     /// Without --country, a list of North American numbers written without their 1 would be
     /// read as other countries' numbers: the compile fails, naming the country and the flag,
     /// unless `--international` says the digits are E.164 on purpose (then it warns).
+    /// North American E.164 numbers as CallKit writes them (11 digits from 1), their area codes
+    /// mostly unassigned (spoofed callers, the benchmarks' corpora): not a national list, though
+    /// libphonenumber calls them invalid and Austria's plan reads them as national numbers.
+    @Test func northAmericanE164WithUnassignedAreaCodesCompiles() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        var random = SeededGenerator(seed: 7)
+        let rows = (0..<300).map { _ in
+            "1\(Int.random(in: 200...999, using: &random))\(Int.random(in: 200...999, using: &random))"
+                + String(Int.random(in: 10_000...19_999, using: &random)).dropFirst()
+        }
+        let summary = try compile(block: [folder.write("nanp.txt", rows)], output: folder.file("n.calldir")) {
+            $0.sort = true
+            $0.dedupe = true
+        }
+        #expect(summary.blockedNumbers >= 290)
+    }
+
     @Test func nationalListWithoutCountryFails() throws {
         let folder = TempFolder()
         defer { folder.remove() }
