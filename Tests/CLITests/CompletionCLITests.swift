@@ -19,15 +19,7 @@ struct CompletionCLITests {
             && COMP_LINE='\(line.joined(separator: " "))' && COMP_POINT=${#COMP_LINE} \
             && _calldir calldir '\(line[line.count - 1])' '\(line[line.count - 2])' && printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", shell]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try runBash(shell).output
         return text.split(separator: "\n").map(String.init).sorted()
     }
 

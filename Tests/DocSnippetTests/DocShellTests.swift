@@ -91,7 +91,7 @@ struct DocShellTests {
         let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let environment = ["PATH": path, "CALLDIR_INDEX": folder.file("index.calldir")]
         // scripts/demo's compile.
-        let compiled = try Self.bash("calldir compile -q --block data/blocked.txt --identify data/identified.csv --allow data/allowed.txt -o index.calldir",
+        let compiled = try runBash("calldir compile -q --block data/blocked.txt --identify data/identified.csv --allow data/allowed.txt -o index.calldir",
                                      in: folder.path, environment: environment)
         try #require(compiled.status == 0, "\(compiled.output)")
         let port = 20_000 + Int.random(in: 0..<20_000)
@@ -104,35 +104,19 @@ struct DocShellTests {
         defer { daemon.terminate(); daemon.waitUntilExit() }
         var up = false
         for _ in 0..<100 where !up {
-            up = (try? Self.bash("curl -sf http://127.0.0.1:\(port)/healthz", in: folder.path, environment: environment).status) == 0
+            up = (try? runBash("curl -sf http://127.0.0.1:\(port)/healthz", in: folder.path, environment: environment).status) == 0
             if !up { usleep(50_000) }
         }
         try #require(up, "the daemon did not answer on port \(port)")
         for example in examples {
             let command = example.command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
                 .replacingOccurrences(of: "localhost:8080", with: "127.0.0.1:\(port)")
-            let result = try Self.bash(command, in: folder.path, environment: environment)
+            let result = try runBash(command, in: folder.path, environment: environment)
             let output = result.output.hasSuffix("\n") ? String(result.output.dropLast()) : result.output
             #expect(result.status == 0, "\(example.doc):\(example.line): `\(example.command)` exited \(result.status): \(output)")
             // White space aside: the docs wrap long answers where the program prints none.
             #expect(output.filter { !$0.isWhitespace } == example.expected.filter { !$0.isWhitespace },
                     "\(example.doc):\(example.line): `\(example.command)` printed\n\(output)\nwhere the doc shows\n\(example.expected)")
         }
-    }
-
-    /// stdout (stderr goes to a null device) and the exit status of `bash -c command`.
-    static func bash(_ command: String, in folder: String, environment: [String: String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
