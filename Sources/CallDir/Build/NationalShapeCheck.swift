@@ -25,9 +25,13 @@ struct NationalShapeCheck {
         }
     }
 
+    static let maxTextSampled = 4_096
+
     /// Notes one number of a row that came as text (the national-list check's first rows, or a
     /// formatted row), so those rows count as the plain ones do.
     mutating func noteOne(_ number: Int64) {
+        // A sample, as for plain rows: an identification list sends every row here.
+        guard sampled < Self.maxTextSampled else { return }
         sampled += 1
         if Self.looksNorthAmerican(number) { northAmerican += 1 }
         codes[CountryTable.callingCode(ofE164: number) ?? 0] += 1
