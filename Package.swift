@@ -191,37 +191,41 @@ let package = Package(
 
         // One test target per library (and CLITests for the executables, DocSnippetTests for
         // the docs' code); TestSupport holds what they share: a scratch folder, a seeded
-        // generator, the compile helper, the forger, the device and phone rigs.
-        .target(name: "TestSupport", dependencies: ["CallDir", "CallDirDevice", "CallDirReader", "CallDirSimulator"], path: "Tests/TestSupport"),
+        // generator, the index builder, the forger, the device and phone rigs. It links only
+        // phone libraries, as the reader's, device's and simulator's tests do (scripts/ios-check
+        // type-checks them for iOS); CompileSupport, the compile helper, links CallDir.
+        .target(name: "TestSupport", dependencies: ["CallDirDevice", "CallDirReader", "CallDirSimulator", "CallDirWriter"], path: "Tests/TestSupport"),
+        .target(name: "CompileSupport", dependencies: ["CallDir", "CallDirReader"], path: "Tests/CompileSupport"),
         .testTarget(name: "CallDirReaderTests", dependencies: [
-            "CallDirReader", "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirSimulator", "CallDirWriter", "CallDir", "TestSupport",
+            "CallDirReader", "CallDirNumberTypes", "CallDirPatch", "CallDirSimulator", "CallDirWriter", "TestSupport",
         ], exclude: ["Fixtures"]),
-        .testTarget(name: "CallDirWriterTests", dependencies: ["CallDirWriter", "CallDir", "TestSupport"]),
-        .testTarget(name: "CallDirPatchTests", dependencies: ["CallDirPatch", "CallDirWriter", "CallDirReader", "CallDir", "TestSupport"]),
+        .testTarget(name: "CallDirWriterTests", dependencies: ["CallDirWriter", "CallDir", "CompileSupport", "TestSupport"]),
+        .testTarget(name: "CallDirPatchTests", dependencies: ["CallDirPatch", "CallDirWriter", "CallDirReader", "CallDir", "CompileSupport", "TestSupport"]),
         .testTarget(name: "CallDirDeviceTests", dependencies: [
-            "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDir", "TestSupport",
+            "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "TestSupport",
         ]),
         .testTarget(name: "CallDirSimulatorTests", dependencies: ["CallDirSimulator", "CallDirReader", "TestSupport"]),
         .testTarget(name: "CallDirFeedTests", dependencies: [
-            "CallDirFeed", "CallDirFeedTools", "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDir", "TestSupport",
+            "CallDirFeed", "CallDirFeedTools", "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDir", "CompileSupport",
+            "TestSupport",
         ], exclude: ["Fixtures"]),
         .testTarget(name: "CallDirLookupTests", dependencies: ["CallDirLookup", "CallDirReader", "TestSupport"]),
         .testTarget(name: "CallDirTests", dependencies: [
             "CallDir", "CallDirLookup", "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDirWriter", "CSQLite", "CZlib",
-            "TestSupport",
+            "CompileSupport", "TestSupport",
         ], exclude: ["Fixtures"]),
         .testTarget(
             name: "CallDirServerTests",
             dependencies: [
-                "CallDir", "CallDirLookup", "CallDirReader", "CallDirServer", "TestSupport",
+                "CallDir", "CallDirLookup", "CallDirReader", "CallDirServer", "CompileSupport", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirPatch", "CallDirReader", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["CallDir", "CallDirPatch", "CallDirReader", "CompileSupport", "TestSupport"], exclude: ["Fixtures"]),
         // Every Swift block of README.md and docs/, copied into Generated/ by scripts/doc-snippets.
-        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "CallDirDevice", "CallDirPatch", "CallDirSimulator", "TestSupport"]),
+        .testTarget(name: "DocSnippetTests", dependencies: ["CallDir", "CallDirReader", "CallDirDevice", "CallDirPatch", "CallDirSimulator", "CompileSupport", "TestSupport"]),
     ]
 )

@@ -101,7 +101,7 @@ struct PersonalCoordinatorPropertyTests {
             if index == nil || Int.random(in: 0..<5, using: &world.rng) == 0 {
                 if index != nil { Self.mutate(&list, &world.rng) }
                 lists += 1
-                let next = try compileIndex(rig.scratch, "l\(lists).calldir", block: list.block, identify: list.identify)
+                let next = try buildIndex(rig.scratch, "l\(lists).calldir", block: list.block, identify: list.identify)
                 try await rig.coordinator().install(next.path)
                 index = next
             } else {

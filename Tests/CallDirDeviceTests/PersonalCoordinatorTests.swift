@@ -71,7 +71,7 @@ struct PersonalCoordinatorTests {
 
     /// The small French list compiled and installed; the app's coordinator.
     static func installList(_ rig: PersonalRig) async throws -> (CallDirIndex, ReloadCoordinator) {
-        let index = try compileIndex(rig.scratch, "fr.calldir", block: block, identify: identify)
+        let index = try buildIndex(rig.scratch, "fr.calldir", block: block, identify: identify)
         let coordinator = rig.coordinator()
         try await coordinator.install(index.path)
         return (index, coordinator)
@@ -106,9 +106,9 @@ struct PersonalCoordinatorTests {
     func listDeltaWithLayer() async throws {
         let rig = PersonalRig(requestSize: 1_000)
         defer { rig.remove() }
-        let v1 = try compileIndex(rig.scratch, "v1.calldir", block: Self.block, identify: Self.identify)
+        let v1 = try buildIndex(rig.scratch, "v1.calldir", block: Self.block, identify: Self.identify)
         // v2: the range grows by 20, the bank is relabelled, one exact number goes.
-        let v2 = try compileIndex(rig.scratch, "v2.calldir", block: ["33162000000-33162000119", "33612345678"],
+        let v2 = try buildIndex(rig.scratch, "v2.calldir", block: ["33162000000-33162000119", "33612345678"],
                                   identify: ["33162000000-33162000099,Telemarketing", "33162000200,Fraud"])
         let layer = PersonalLayer(allowed: [.init(NumberRange(first: 33_162_000_110, last: 33_162_000_112))],
                                   blocked: [NumberRange(first: 33_162_000_115, last: 33_162_000_119)],
@@ -135,7 +135,7 @@ struct PersonalCoordinatorTests {
         let rig = PersonalRig(requestSize: 7)
         defer { rig.remove() }
         // A list larger than the change (else a complete load costs less, and is what is sent).
-        let index = try compileIndex(rig.scratch, "fr.calldir", block: Self.block + ["33170000000-33170001999"], identify: Self.identify)
+        let index = try buildIndex(rig.scratch, "fr.calldir", block: Self.block + ["33170000000-33170001999"], identify: Self.identify)
         try await rig.coordinator().install(index.path)
         try await rig.coordinator().loadAll()
         let list = try rig.listStore(index)

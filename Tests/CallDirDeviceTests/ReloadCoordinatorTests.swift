@@ -35,7 +35,7 @@ struct ReloadCoordinatorTests {
             v3.blocking = Array(33_400_000_000...33_400_002_999)
             lists = try [v1, v2, v3].enumerated().map { i, state in
                 let name = "v\(i + 1).calldir"
-                let index = try compileIndex(scratch, name, block: state.blocking.map(String.init),
+                let index = try buildIndex(scratch, name, block: state.blocking.map(String.init),
                                              identify: state.identification.map { "\($0.key),\($0.value)" })
                 #expect(index.metadata.deviceEntries == Int64(state.count))
                 return (scratch.file(name), state)

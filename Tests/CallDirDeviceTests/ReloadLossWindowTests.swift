@@ -42,7 +42,7 @@ struct ReloadLossWindowTests {
             }
             blocking = (0..<18).map { range(33_100_000_000, $0) }
             identification = ["Spam", "Scam"].enumerated().map { (range(33_600_000_000, $0), $1) }
-            _ = try compileIndex(scratch, "big.calldir", block: blocking.map { "\($0.lowerBound)-\($0.upperBound)" },
+            _ = try buildIndex(scratch, "big.calldir", block: blocking.map { "\($0.lowerBound)-\($0.upperBound)" },
                                  identify: identification.map { "\($0.range.lowerBound)-\($0.range.upperBound),\($0.label)" })
             path = scratch.file("big.calldir")
         }

@@ -77,7 +77,7 @@ struct FeedPhoneTests {
                 for _ in 0..<25 { identification[Int64.random(in: 33_700_000_000...33_700_099_999, using: &rng)] = "Bank" }
             }
             let name = "v\(version).calldir"
-            _ = try compileIndex(scratch, name, block: blocking.sorted().map(String.init),
+            _ = try buildIndex(scratch, name, block: blocking.sorted().map(String.init),
                                  identify: identification.map { "\($0.key),\($0.value)" })
             paths.append(scratch.file(name))
         }

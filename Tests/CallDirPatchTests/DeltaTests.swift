@@ -4,6 +4,7 @@ import Testing
 @testable import CallDirReader
 @testable import CallDirPatch
 @testable import CallDirWriter
+import CompileSupport
 import TestSupport
 
 /// diff and patch: patch(OLD, diff(OLD, NEW)) is NEW byte for byte, for random pairs with

@@ -1,4 +1,3 @@
-import CallDir
 import Foundation
 import Testing
 @testable import CallDirReader
@@ -15,11 +14,8 @@ struct MappedCopyTests {
         let folder = TempFolder()
         defer { folder.remove() }
         // 1,100,000 numbers: 4,297 blocks, so the feed releases the first 4,096 blocks' pages.
-        let list = folder.write("b.txt", (0..<1_100_000).map { String(33_100_000_000 + Int64($0) * 3) })
         let path = folder.file("big.calldir")
-        var options = CompileOptions(output: path)
-        options.blockSources = [.file(list)]
-        _ = try Compiler(options: options, onDiagnostic: { _ in }).run()
+        try buildIndex(block: (0..<1_100_000).map { String(33_100_000_000 + Int64($0) * 3) }, output: path)
         let copy = try CallDirIndex(file: MappedFile(copying: path), verify: true)
         let simulator = CallKitSimulator()
         var committed: LoadCheckpoint?

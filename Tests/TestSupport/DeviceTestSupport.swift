@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import CallDirSimulator
 import Foundation

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Helpers every test target shares: a scratch folder and a seeded generator (here), the
-/// compile helper (CompileSupport.swift), the forger (ForgeSupport.swift), the device's load
-/// rigs (DeviceTestSupport.swift) and a simulated phone (SimulatedPlatform.swift).
+/// index builder (IndexBuilder.swift), the forger (ForgeSupport.swift), the device's load
+/// rigs (DeviceTestSupport.swift) and a simulated phone (SimulatedPlatform.swift). Phone
+/// libraries only: the compile helper is the CompileSupport target's.
 
 /// The package's root folder.
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

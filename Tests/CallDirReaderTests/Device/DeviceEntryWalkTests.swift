@@ -1,4 +1,3 @@
-import CallDir
 @testable import CallDirReader
 import Testing
 import TestSupport
@@ -16,7 +15,7 @@ struct DeviceEntryWalkTests {
         defer { folder.remove() }
         for round in 0..<25 {
             let c = DevicePropertyTests.randomCase(&rng)
-            let index = try compileIndex(folder, "w\(round).calldir", block: c.block, identify: c.identify)
+            let index = try buildIndex(folder, "w\(round).calldir", block: c.block, identify: c.identify)
             let blocked = DeviceEntryStream(index: index, kind: .blocking)
             let identified = DeviceEntryStream(index: index, kind: .identification)
             var numbers: [Int64] = []

@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import CallDirSimulator
 import Foundation
@@ -29,7 +28,7 @@ struct DeviceLoaderTests {
     func mergedStream() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
+        let index = try buildIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
         let simulator = CallKitSimulator()
         let steps = try loadFully(DeviceLoader(index: index), into: simulator)
         #expect(steps.count == 1 && steps[0].kind == .complete && steps[0].isFinished)
@@ -43,7 +42,7 @@ struct DeviceLoaderTests {
     func requestSizes(size: Int) throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
+        let index = try buildIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
         let simulator = CallKitSimulator(cap: size)  // a request over the size would fail with error 5
         let steps = try loadFully(DeviceLoader(index: index, requestSize: size), into: simulator)
         #expect(DeviceState(simulator) == Self.expected())
@@ -57,8 +56,8 @@ struct DeviceLoaderTests {
     func startsOver() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
-        let other = try compileIndex(folder, "b.calldir", block: ["33162000000-33162000049"])
+        let index = try buildIndex(folder, "a.calldir", block: Self.block, identify: Self.identify)
+        let other = try buildIndex(folder, "b.calldir", block: ["33162000000-33162000049"])
         let simulator = CallKitSimulator()
         let loader = try DeviceLoader(index: index, requestSize: 50)
         var steps = try loadFully(loader, into: simulator)
@@ -84,7 +83,7 @@ struct DeviceLoaderTests {
     func identityIsChecksumAndSize() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "a.calldir", block: ["33100000000-33100000099"])
+        let index = try buildIndex(folder, "a.calldir", block: ["33100000000-33100000099"])
         var other = LoadCheckpoint(indexChecksum: index.checksum, indexByteCount: Int64(index.file.count) + 8)
         other.lastBlockingNumber = 33_100_000_049
         #expect(!other.names(index) && LoadCheckpoint(index: index).names(index))
@@ -99,7 +98,7 @@ struct DeviceLoaderTests {
         let folder = TempFolder()
         defer { folder.remove() }
         let numbers = (0..<2_000).map { 33_100_000_000 + Int64($0) * 7 }
-        let index = try compileIndex(folder, "a.calldir", block: numbers.map(String.init) + ["33100005000-33100005009"])
+        let index = try buildIndex(folder, "a.calldir", block: numbers.map(String.init) + ["33100005000-33100005009"])
         var checkpoint = LoadCheckpoint(index: index)
         checkpoint.lastBlockingNumber = numbers[999] + 3  // between two exact numbers
         let simulator = CallKitSimulator()
@@ -127,7 +126,7 @@ struct DeviceLoaderTests {
         let folder = TempFolder()
         defer { folder.remove() }
         let numbers = (0..<3_000).map { String(33_100_000_000 + Int64($0) * 11) }
-        let path = try compileIndex(folder, "a.calldir", block: numbers).path
+        let path = try buildIndex(folder, "a.calldir", block: numbers).path
         var bytes = Array(FileManager.default.contents(atPath: path)!)
         bytes[64 + 700] ^= 0x10  // inside the blocked numbers section (the first one written)
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
@@ -145,7 +144,7 @@ struct DeviceLoaderTests {
     func badRequestSize() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "a.calldir", block: ["33162000000"])
+        let index = try buildIndex(folder, "a.calldir", block: ["33162000000"])
         #expect(throws: CallDirError.self) { try DeviceLoader(index: index, requestSize: 0) }
     }
 }

@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import CallDirSimulator
 import Testing
@@ -67,7 +66,7 @@ struct DevicePropertyTests {
         let folder = TempFolder()
         defer { folder.remove() }
         let cases = [Self.randomCase(&rng), Self.randomCase(&rng)]
-        let indexes = try cases.enumerated().map { try compileIndex(folder, "\($0.offset).calldir", block: $0.element.block, identify: $0.element.identify) }
+        let indexes = try cases.enumerated().map { try buildIndex(folder, "\($0.offset).calldir", block: $0.element.block, identify: $0.element.identify) }
         let simulator = CallKitSimulator()
         var records = ProtocolRecords()
         // The first index, then (a new one ships) the second: requests before and after each finished load.
@@ -91,7 +90,7 @@ struct DevicePropertyTests {
     func oldOrderingLosesEntries() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "i.calldir", block: ["33100000000-33100004499"])
+        let index = try buildIndex(folder, "i.calldir", block: ["33100000000-33100004499"])
         let loader = try DeviceLoader(index: index, requestSize: 1_000)
         var expected = DeviceState()
         expected.blocking = Array(33_100_000_000...33_100_004_499)

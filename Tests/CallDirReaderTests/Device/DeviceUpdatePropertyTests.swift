@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import CallDirSimulator
 import Testing
@@ -109,8 +108,8 @@ struct DeviceUpdatePropertyTests {
         return new
     }
 
-    static func compile(_ folder: TempFolder, _ name: String, _ spec: Spec) throws -> CallDirIndex {
-        try compileIndex(folder, name, block: spec.blockLines, identify: spec.identifyLines)
+    static func build(_ folder: TempFolder, _ name: String, _ spec: Spec) throws -> CallDirIndex {
+        try buildIndex(folder, name, block: spec.blockLines, identify: spec.identifyLines)
     }
 
     static func fullLoad(_ index: CallDirIndex) throws -> (CallKitSimulator, LoadCheckpoint) {
@@ -127,8 +126,8 @@ struct DeviceUpdatePropertyTests {
         let span = Int64.random(in: 300...3_000, using: &rng)
         let oldSpec = Self.randomSpec(&rng, span: span)
         let newSpec = Self.mutate(oldSpec, &rng, span: span)
-        let old = try Self.compile(folder, "old.calldir", oldSpec)
-        let new = try Self.compile(folder, "new.calldir", newSpec)
+        let old = try Self.build(folder, "old.calldir", oldSpec)
+        let new = try Self.build(folder, "new.calldir", newSpec)
         let expected = DeviceState(try Self.fullLoad(new).0)
         let (simulator, finishedOld) = try Self.fullLoad(old)
         let before = DeviceState(simulator)

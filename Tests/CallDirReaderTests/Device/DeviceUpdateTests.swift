@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import CallDirSimulator
 import Testing
@@ -24,9 +23,9 @@ struct DeviceUpdateTests {
     func minimalRanges() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100999999", "33200000000"],
+        let old = try buildIndex(folder, "old.calldir", block: ["33100000000-33100999999", "33200000000"],
                                    identify: ["33300000000-33300000004,Old", "33300000010-33300099999,Same"])
-        let new = try compileIndex(folder, "new.calldir", block: ["33100000005-33100999994", "33200000000"],
+        let new = try buildIndex(folder, "new.calldir", block: ["33100000005-33100999994", "33200000000"],
                                    identify: ["33300000000-33300000004,New", "33300000010-33300099999,Same"])
         let (simulator, finished) = try Self.deviceHolding(old)
         let (step, report) = try Self.request(DeviceLoader(index: new, previous: old), simulator, from: finished)
@@ -39,7 +38,7 @@ struct DeviceUpdateTests {
         #expect(simulator.entryCount == new.metadata.deviceEntries)
         #expect(try LoadCheckpoint(bytes: step.checkpoint.bytes) == step.checkpoint && step.checkpoint.update == nil)
         // The next update, NEW -> NEWER, starts from that checkpoint.
-        let newer = try compileIndex(folder, "newer.calldir", block: ["33100000005-33100999994"],
+        let newer = try buildIndex(folder, "newer.calldir", block: ["33100000005-33100999994"],
                                      identify: ["33300000010-33300099999,Same"])
         let (next, nextReport) = try Self.request(DeviceLoader(index: newer, previous: new), simulator, from: step.checkpoint)
         #expect(nextReport.succeeded && next.removals == 6 && next.entries == 6 && next.isFinished)
@@ -51,9 +50,9 @@ struct DeviceUpdateTests {
         let folder = TempFolder()
         defer { folder.remove() }
         // A range both hold, so that the update costs less than a complete load.
-        let old = try compileIndex(folder, "old.calldir", block: (0..<40).map { String(33_100_000_000 + $0 * 3) } + ["33200000000-33200000999"],
+        let old = try buildIndex(folder, "old.calldir", block: (0..<40).map { String(33_100_000_000 + $0 * 3) } + ["33200000000-33200000999"],
                                    identify: (0..<30).map { "\(33_100_000_000 + $0 * 5),A" })
-        let new = try compileIndex(folder, "new.calldir", block: (0..<40).map { String(33_100_000_001 + $0 * 3) } + ["33200000000-33200000999"],
+        let new = try buildIndex(folder, "new.calldir", block: (0..<40).map { String(33_100_000_001 + $0 * 3) } + ["33200000000-33200000999"],
                                    identify: (0..<30).map { "\(33_100_000_000 + $0 * 5),\($0 % 2 == 0 ? "A" : "B")" })
         let (simulator, finished) = try Self.deviceHolding(old)
         let loader = try DeviceLoader(index: new, previous: old, requestSize: 7)
@@ -87,8 +86,8 @@ struct DeviceUpdateTests {
     func costlyUpdateIsCompleteLoad() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100000999"])
-        let new = try compileIndex(folder, "new.calldir", block: ["33200000000-33200000099"])  // 1,100 changes, 100 entries
+        let old = try buildIndex(folder, "old.calldir", block: ["33100000000-33100000999"])
+        let new = try buildIndex(folder, "new.calldir", block: ["33200000000-33200000099"])  // 1,100 changes, 100 entries
         let (simulator, finished) = try Self.deviceHolding(old)
         let loader = try DeviceLoader(index: new, previous: old)
         let (step, report) = try Self.request(loader, simulator, from: finished)
@@ -96,7 +95,7 @@ struct DeviceUpdateTests {
         #expect(step.removals == 0 && step.entries == 100 && step.isFinished, "\(step)")
         #expect(simulator.entryCount == 100)
         // Just below the threshold, the update is taken.
-        let near = try compileIndex(folder, "near.calldir", block: ["33100000000-33100000949", "33300000000-33300000049"])
+        let near = try buildIndex(folder, "near.calldir", block: ["33100000000-33100000949", "33300000000-33300000049"])
         let (again, before) = try Self.deviceHolding(old)
         let (update, updateReport) = try Self.request(DeviceLoader(index: near, previous: old), again, from: before)
         #expect(updateReport.kind == .incremental && update.removals == 50 && update.blockingEntries == 50)
@@ -106,8 +105,8 @@ struct DeviceUpdateTests {
     func failureMidUpdate() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100000099"])
-        let new = try compileIndex(folder, "new.calldir", block: ["33100000050-33100000149"], identify: ["33100000000,X"])
+        let old = try buildIndex(folder, "old.calldir", block: ["33100000000-33100000099"])
+        let new = try buildIndex(folder, "new.calldir", block: ["33100000050-33100000149"], identify: ["33100000000,X"])
         let (simulator, finished) = try Self.deviceHolding(old)
         let loader = try DeviceLoader(index: new, previous: old, requestSize: 20)
         let (first, report) = try Self.request(loader, simulator, from: finished)
@@ -129,8 +128,8 @@ struct DeviceUpdateTests {
     func fallbacks() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let old = try compileIndex(folder, "old.calldir", block: ["33100000000-33100000099"])
-        let new = try compileIndex(folder, "new.calldir", block: ["33100000000-33100000089"])
+        let old = try buildIndex(folder, "old.calldir", block: ["33100000000-33100000099"])
+        let new = try buildIndex(folder, "new.calldir", block: ["33100000000-33100000089"])
         let loader = try DeviceLoader(index: new, previous: old, requestSize: 1_000)
         let (simulator, finished) = try Self.deviceHolding(old)
         // isIncremental false: complete.

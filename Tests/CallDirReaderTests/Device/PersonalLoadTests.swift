@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import CallDirSimulator
 import Foundation
@@ -14,7 +13,7 @@ struct PersonalLoadTests {
     func contactInsideBlockedRange() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "fr.calldir", block: Self.block, identify: Self.identify)
+        let index = try buildIndex(folder, "fr.calldir", block: Self.block, identify: Self.identify)
         let simulator = CallKitSimulator()
         try loadFully(DeviceLoader(index: index), into: simulator)
         let before = DeviceState(simulator)
@@ -47,7 +46,7 @@ struct PersonalLoadTests {
     func precedence() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let index = try compileIndex(folder, "fr.calldir", block: Self.block, identify: Self.identify)
+        let index = try buildIndex(folder, "fr.calldir", block: Self.block, identify: Self.identify)
         let plain = CallKitSimulator()
         try loadFully(DeviceLoader(index: index), into: plain)
         let layer = PersonalLayer(

@@ -1,4 +1,3 @@
-import CallDir
 import CallDirReader
 import CallDirSimulator
 import Foundation
@@ -30,7 +29,7 @@ struct PersonalPropertyTests {
             if index == nil || Int.random(in: 0..<8, using: &rng) == 0 {
                 let list = PersonalGenerator.randomList(&rng)
                 lists += 1
-                index = try compileIndex(folder, "l\(lists).calldir", block: list.block, identify: list.identify)
+                index = try buildIndex(folder, "l\(lists).calldir", block: list.block, identify: list.identify)
                 let plain = CallKitSimulator()
                 try loadFully(DeviceLoader(index: index), into: plain)
                 listStore = DeviceState(plain)

@@ -1,5 +1,4 @@
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 @testable import CallDirWriter
 import TestSupport

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import CallDir
 import CallDirReader
 import CallDirSimulator
 import TestSupport
@@ -35,7 +34,6 @@ struct ForgeTests {
             _ = index.blockedRangeList
             _ = try? index.checkedIdentifiedRanges()
             _ = try? index.distinctLabels()
-            _ = index.infoText
         }
     }
 

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 @testable import CallDirWriter
 import TestSupport
 
 /// Format 2's labels: every entry answers its own label, whatever mix of shared and stream
-/// labels the compile chose; decisions depend on the entries, not the row order; the shared
-/// store stops at its limit; text of any UTF-8 survives the symbol coding.
+/// labels the writer chose; the shared store stops at its limit; text of any UTF-8 survives
+/// the symbol coding. (That row order does not change the bytes: CallDirTests, `BuiltIndexTests`.)
 @Suite("Label stores (formats 2 and 3)")
 struct LabelStoreTests {
     /// Rows with a realistic mix: a few frequent labels, many unique names, some non-ASCII.
@@ -29,7 +28,7 @@ struct LabelStoreTests {
     static func damagedStreamIndex(_ folder: TempFolder) throws -> (path: String, rows: [(Int64, String)]) {
         let rows = (0..<500).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }
         let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", csv(rows))], output: path)
+        try buildIndex(identify: Self.lines(rows), output: path)
         let store = try #require(Forger(bytes: fileBytes(path)).labelBlocks(11).last)
         var bytes = fileBytes(path)
         bytes[store.start + 5] ^= 0x20
@@ -37,7 +36,7 @@ struct LabelStoreTests {
         return (path, rows)
     }
 
-    static func csv(_ rows: [(Int64, String)]) -> String { rows.map { "\($0.0),\($0.1)\n" }.joined() }
+    static func lines(_ rows: [(Int64, String)]) -> [String] { rows.map { "\($0.0),\($0.1)" } }
 
     @Test("every entry answers its label; lookups, batch lookups, iteration and verify agree", arguments: [1, 2, 3])
     func answers(seed: UInt64) throws {
@@ -45,7 +44,7 @@ struct LabelStoreTests {
         defer { folder.remove() }
         let rows = Self.rows(count: 3_000, seed: seed)
         let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        try buildIndex(identify: Self.lines(rows), output: path)
         let index = try CallDirIndex(path: path)
         #expect(index.metadata.sharedLabels >= 4 && index.metadata.streamLabels > 1_500)
         #expect(index.labelCount == index.metadata.sharedLabels + index.metadata.streamLabels)
@@ -58,21 +57,6 @@ struct LabelStoreTests {
         _ = try CallDirIndex(path: path, verify: true)
     }
 
-    @Test("the same entries give the same bytes, sorted or shuffled, in one file or several")
-    func canonical() throws {
-        let folder = TempFolder()
-        defer { folder.remove() }
-        var rows = Self.rows(count: 2_000, seed: 7)
-        try compile(identify: [folder.write("sorted.csv", Self.csv(rows))], output: folder.file("a.calldir"))
-        var rng = SeededGenerator(seed: 8)
-        rows.shuffle(using: &rng)
-        let half = rows.count / 2
-        try compile(identify: [folder.write("x.csv", Self.csv(Array(rows[..<half]))),
-                               folder.write("y.csv", Self.csv(Array(rows[half...])))],
-                    output: folder.file("b.calldir")) { $0.sort = true; $0.memoryBudget = 1 << 20 }
-        #expect(fileBytes(folder.file("a.calldir")) == fileBytes(folder.file("b.calldir")))
-    }
-
     @Test("past 65,536 shared labels, repeated labels go to the stream store and still answer")
     func sharedLimit() throws {
         let folder = TempFolder()
@@ -81,7 +65,7 @@ struct LabelStoreTests {
         let distinct = 70_000
         let rows = (0..<(2 * distinct)).map { (Int64(12_015_550_000) + Int64($0), "Caller \($0 / 2)") }
         let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        try buildIndex(identify: Self.lines(rows), output: path)
         let index = try CallDirIndex(path: path, verify: true)
         #expect(index.metadata.sharedLabels == LabelCollector.sharedLimit)
         #expect(index.metadata.streamLabels == distinct + (distinct - LabelCollector.sharedLimit))
@@ -163,7 +147,7 @@ struct LabelStoreTests {
             return (Int64(12_015_550_000) + Int64(i) * 3, i % 7 == 0 ? scattered : "Business \(String(repeating: "x", count: i % 9)) \(i)")
         }
         let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        try buildIndex(identify: Self.lines(rows), output: path)
         let bytes = fileBytes(path)
         let blocks = Forger(bytes: bytes).labelBlocks(11)
         #expect(blocks.count == 3)
@@ -187,7 +171,7 @@ struct LabelStoreTests {
         defer { folder.remove() }
         let rows = (0..<40).map { (Int64(12_015_550_000) + Int64($0) * 3, "Business \($0)") }
         let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", Self.csv(rows))], output: path)
+        try buildIndex(identify: Self.lines(rows), output: path)
         let original = Forger(bytes: fileBytes(path))
         let block = try #require(original.labelBlocks(11).first)
         for entry in 0..<7 {

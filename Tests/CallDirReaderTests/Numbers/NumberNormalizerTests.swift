@@ -1,4 +1,3 @@
-import CallDir
 import Testing
 import CallDirReader
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 import TestSupport
 
@@ -23,12 +22,11 @@ struct BatchLookupTests {
         let folder = TempFolder()
         defer { folder.remove() }
         let entries = sampleEntries(count, seed: UInt64(count) + 3)
-        let blocked = folder.write("b.txt", entries.map { "\($0.0)\n" }.joined() + "3316200####\n")
-        let identified = folder.write("i.csv", entries.enumerated().filter { $0.offset % 2 == 0 }
-            .map { "\($0.element.0),\($0.element.1)\n" }.joined() + "4400000####,Range\n")
+        let blocked = entries.map { "\($0.0)" } + ["3316200####"]
+        let identified = entries.enumerated().filter { $0.offset % 2 == 0 }.map { "\($0.element.0),\($0.element.1)" }
+            + ["4400000####,Range"]
         let path = folder.file("index.calldir")
-        // Synthetic numbers (+44 00...: no UK number starts with 0): --lenient.
-        try compile(block: [blocked], identify: [identified], output: path) { $0.lenient = true }
+        try buildIndex(block: blocked, identify: identified, output: path)
         for verify in [false, true] {
             let index = try CallDirIndex(path: path, verify: verify)
             let probes = Self.probes(entries.map(\.0))
@@ -45,9 +43,8 @@ struct BatchLookupTests {
         let folder = TempFolder()
         defer { folder.remove() }
         let numbers = (0..<2_000).map { 14_085_550_000 + Int64($0) * 11 }
-        let path = folder.write("b.txt", numbers.map { "\($0)\n" }.joined())
         let output = folder.file("i.calldir")
-        try compile(block: [path], output: output)
+        try buildIndex(block: numbers.map(String.init), output: output)
         var bytes = fileBytes(output)
         bytes[0x40 + 100] ^= 0x01  // inside the first block of blocked numbers
         _ = FileManager.default.createFile(atPath: output, contents: Data(bytes))

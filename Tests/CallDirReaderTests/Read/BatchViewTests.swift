@@ -1,52 +1,42 @@
-import CallDirLookup
 import Foundation
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 import TestSupport
 
 /// `lookupViews`, the batch lookup that lends each label's bytes instead of a `String`: its
-/// answers and their JSON bytes equal single lookups', on indexes with shared and stream
-/// labels, ranges, damage and forged labels.
+/// answers equal single lookups', on indexes with shared and stream labels, ranges, damage and
+/// forged labels. (The JSON written from views: CallDirLookupTests, `LookupViewJSONTests`.)
 @Suite("Batch lookup views")
 struct BatchViewTests {
-    static func json(_ view: LookupResultView) -> [UInt8] {
-        var out: [UInt8] = []
-        out.appendJSON(maxBytes: JSONWriter.lookupBound(view)) { $0.lookupMembers(view) }
-        return out
-    }
-
-    static func views(_ index: CallDirIndex, _ numbers: [Int64]) throws -> (results: [LookupResult], json: [[UInt8]]) {
+    static func views(_ index: CallDirIndex, _ numbers: [Int64]) throws -> [LookupResult] {
         var results: [LookupResult] = []
-        var json: [[UInt8]] = []
         try numbers.withUnsafeBufferPointer { numbers in
-            try index.lookupViews(numbers) { view in
-                results.append(view.result)
-                json.append(Self.json(view))
-            }
+            try index.lookupViews(numbers) { results.append($0.result) }
         }
-        return (results, json)
+        return results
     }
 
-    @Test("views equal single lookups, as results and as JSON bytes, verified or not")
+    /// 3,000 rows with shared and stream labels, every fifth blocked, a blocked and a labelled
+    /// range, and probes around them.
+    static func mixedIndex(_ folder: TempFolder) throws -> (path: String, probes: [Int64]) {
+        let rows = LabelStoreTests.rows(count: 3_000, seed: 11)
+        let blocked = rows.enumerated().filter { $0.offset % 5 == 0 }.map { "\($0.element.0)" } + ["3316200####"]
+        let identified = LabelStoreTests.lines(rows) + ["4400000####,Range \"quoted\" \\ ünï"]
+        let path = folder.file("i.calldir")
+        try buildIndex(block: blocked, identify: identified, output: path)
+        return (path, BatchLookupTests.probes(rows.map(\.0)) + [44_000_001_234, 33_162_001_234])
+    }
+
+    @Test("views equal single lookups, verified or not")
     func sameAnswers() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let rows = LabelStoreTests.rows(count: 3_000, seed: 11)
-        let blocked = folder.write("b.txt", rows.enumerated().filter { $0.offset % 5 == 0 }.map { "\($0.element.0)\n" }.joined()
-                                   + "3316200####\n")
-        let identified = folder.write("i.csv", LabelStoreTests.csv(rows) + "4400000####,\"Range \"\"quoted\"\" \\ ünï\"\n")
-        let path = folder.file("i.calldir")
-        // Synthetic numbers (+44 00...: no UK number starts with 0): --lenient.
-        try compile(block: [blocked], identify: [identified], output: path) { $0.lenient = true }
-        let probes = BatchLookupTests.probes(rows.map(\.0)) + [44_000_001_234, 33_162_001_234]
+        let (path, probes) = try Self.mixedIndex(folder)
         for verify in [false, true] {
             let index = try CallDirIndex(path: path, verify: verify)
             #expect(index.metadata.sharedLabels >= 4 && index.metadata.streamLabels > 1_000)
             let single = try probes.map { try index.lookup($0) }
-            let (results, json) = try Self.views(index, probes)
-            #expect(results == single)
-            #expect(json == single.map { result in result.withView { Self.json($0) } })
+            #expect(try Self.views(index, probes) == single)
             #expect(single.contains { $0.labelMatch == .range && $0.label == "Range \"quoted\" \\ ünï" })
             #expect(single.contains { $0.blocked == .range } && single.contains { $0.blocked == .exact && $0.label != nil })
             #expect(Set(single.compactMap(\.label)).count > 500)
@@ -75,7 +65,7 @@ struct BatchViewTests {
         defer { folder.remove() }
         let rows = (0..<300).map { (Int64(12_015_550_000) + Int64($0) * 7, "Büsiness \($0 % 40)") }
         let path = folder.file("i.calldir")
-        try compile(identify: [folder.write("i.csv", LabelStoreTests.csv(rows))], output: path)
+        try buildIndex(identify: LabelStoreTests.lines(rows), output: path)
         // Every symbol's first byte becomes 0xFF (never valid UTF-8); checksums resealed.
         var forger = Forger(bytes: fileBytes(path))
         let symbols = try #require(forger.section(UInt64(SectionKind.labelSymbols.rawValue)))

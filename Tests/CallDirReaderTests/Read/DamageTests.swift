@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 import TestSupport
 
@@ -9,13 +8,13 @@ struct DamageTests {
     /// A small index with every section in use: blocks of numbers, labels and ranges.
     func makeIndex(_ folder: TempFolder) throws -> (path: String, probes: [Int64]) {
         let blocked = (0..<600).map { 14_085_550_000 + Int64($0) * 7 }
-        let block = folder.write("b.txt", blocked.map { "\($0)\n" }.joined() + "1900555####\n")
+        let block = blocked.map(String.init) + ["1900555####"]
         let identified = (0..<300).map { 18_005_550_000 + Int64($0) * 13 }
         // Shared labels (repeated) and stream labels (one per entry), mixed within blocks.
-        let identify = folder.write("i.csv", identified.map { "\($0),\($0 % 3 == 0 ? "Business \($0)" : "Caller \($0 % 5)")\n" }
-            .joined() + "3316200####,Range\n")
+        let identify = identified.map { "\($0),\($0 % 3 == 0 ? "Business \($0)" : "Caller \($0 % 5)")" }
+            + ["3316200####,Range"]
         let path = folder.file("small.calldir")
-        try compile(block: [block], identify: [identify], output: path)
+        try buildIndex(block: block, identify: identify, output: path)
         let probes = blocked.enumerated().filter { $0.offset % 40 == 0 }.map(\.element)
             + identified.enumerated().filter { $0.offset % 30 == 0 }.map(\.element)
             + [14_085_550_001, 18_005_550_001, 19_005_551_234, 33_162_001_234, 12_125_550_000]

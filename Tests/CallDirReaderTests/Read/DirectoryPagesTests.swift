@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 import TestSupport
 
@@ -12,10 +11,10 @@ struct DirectoryPagesTests {
     func makeIndex(_ folder: TempFolder) throws -> (path: String, blocked: [Int64], identified: [Int64]) {
         let blocked = (0..<40_000).map { 14_085_000_000 + Int64($0) * 11 }
         let identified = (0..<20_000).map { 18_005_000_000 + Int64($0) * 17 }
-        let block = folder.write("b.txt", blocked.map { "\($0)\n" }.joined())
-        let identify = folder.write("i.csv", identified.map { "\($0),Caller \($0 % 97)\n" }.joined())
+        let block = blocked.map(String.init)
+        let identify = identified.map { "\($0),Caller \($0 % 97)" }
         let path = folder.file("paged.calldir")
-        try compile(block: [block], identify: [identify], output: path)
+        try buildIndex(block: block, identify: identify, output: path)
         return (path, blocked, identified)
     }
 

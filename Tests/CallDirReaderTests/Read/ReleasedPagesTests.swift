@@ -39,7 +39,7 @@ struct ReleasedPagesTests {
     func verifyReleasesLabels() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        _ = try compileIndex(folder, "labels.calldir", identify: Self.labelled(40_000))
+        _ = try buildIndex(folder, "labels.calldir", identify: Self.labelled(40_000))
         let index = try CallDirIndex(file: MappedFile(path: folder.file("labels.calldir")), verify: true)
         guard let resident = Self.residentBytes(of: index.file) else { return }  // no /proc (not Linux)
         #expect(index.labelCount > 0)
@@ -51,8 +51,8 @@ struct ReleasedPagesTests {
     func patchReleasesOld() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        let old = try compileIndex(folder, "old.calldir", identify: Self.labelled(40_000))
-        let new = try compileIndex(folder, "new.calldir", identify: Self.labelled(40_000, relabel: 50))
+        let old = try buildIndex(folder, "old.calldir", identify: Self.labelled(40_000))
+        let new = try buildIndex(folder, "new.calldir", identify: Self.labelled(40_000, relabel: 50))
         _ = try Differ.diff(old: old, new: new, output: folder.file("d.calldelta"), temporaryFolder: folder.path)
         let base = try CallDirIndex(file: MappedFile(path: folder.file("old.calldir")), verify: false)
         let delta = try DeltaFile(path: folder.file("d.calldelta"))
@@ -71,7 +71,7 @@ struct ReleasedPagesTests {
         // Gaps of 997: ~1.5 bytes a number. Resident sizes move by whole page-cache folios (ext4
         // maps large ones at a fault), hence sections of MBs and loose bounds.
         let numbers = (0..<1_000_000).map { String(12_000_000_000 + Int64($0) * 997) }
-        _ = try compileIndex(folder, "blocked.calldir", block: numbers)
+        _ = try buildIndex(folder, "blocked.calldir", block: numbers)
         let index = try CallDirIndex(file: MappedFile(path: folder.file("blocked.calldir")), verify: false)
         var cursor = NumberCursor(index.blocked, path: index.path, releasingPagesOf: index.file)
         let blocks = 3_600, wanted = blocks * IndexFormat.blockSize
@@ -87,7 +87,7 @@ struct ReleasedPagesTests {
     func labelTextReleasesStreamAsItReads() throws {
         let folder = TempFolder()
         defer { folder.remove() }
-        _ = try compileIndex(folder, "labels.calldir", identify: Self.labelled(160_000))
+        _ = try buildIndex(folder, "labels.calldir", identify: Self.labelled(160_000))
         let index = try CallDirIndex(file: MappedFile(path: folder.file("labels.calldir")), verify: false)
         let stream = index.labels.stream
         // As `Patcher.merge` reads OLD's labels: stream labels in order (every label is distinct here).

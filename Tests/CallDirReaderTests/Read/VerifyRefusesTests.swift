@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 import TestSupport
 
@@ -136,7 +135,7 @@ struct VerifyRefusesTests {
         let folder = TempFolder()
         defer { folder.remove() }
         let path = folder.file("blocked.calldir")
-        try compile(block: [folder.write("b.txt", "14085550000\n14085550007\n")], identify: [], output: path)
+        try buildIndex(block: ["14085550000", "14085550007"], output: path)
         _ = try CallDirIndex(path: path, verify: true)
         var forger = Forger(bytes: fileBytes(path))
         try edit(&forger)

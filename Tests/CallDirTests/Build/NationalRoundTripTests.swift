@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import CompileSupport
 import TestSupport
 
 /// Issue 33 item 5: an index compiled with `--country` and exported, compiled back with the

@@ -3,6 +3,7 @@ import Testing
 @testable import CallDir
 @testable import CallDirNumberTypes
 import CallDirReader
+import CompileSupport
 import TestSupport
 
 /// `compile --valid-only` and `--types` (issue 33 item 3): by default every number

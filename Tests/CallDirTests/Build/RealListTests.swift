@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import CompileSupport
 import TestSupport
 
 /// Issue acceptance on the real public lists in ../shared/realdata (skipped, visibly, when a

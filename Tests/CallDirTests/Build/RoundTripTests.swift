@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import CompileSupport
 import TestSupport
 
 @Suite("Index round trip")

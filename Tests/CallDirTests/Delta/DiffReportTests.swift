@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 import CallDirReader
+import CompileSupport
 import TestSupport
 
 @Suite("diff --report: ranges and label changes")

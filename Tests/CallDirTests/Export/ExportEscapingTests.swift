@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import CompileSupport
 import TestSupport
 
 /// Labels whose `"`, `\`, `,`, `;`, `&` or `<` is followed by a combining mark, a zero-width

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import CompileSupport
 import TestSupport
 
 /// compile -> export -> compile on the public lists in ../shared/realdata: the same bytes.
@@ -24,7 +25,7 @@ struct ExportRealListTests {
         case .all: compile.blockSources = [.list(exported)]; compile.identifySources = [.list(exported)]
         }
         var diagnostics: [Diagnostic] = []
-        try TestSupport.compile(compile, diagnostics: &diagnostics)
+        try CompileSupport.compile(compile, diagnostics: &diagnostics)
         #expect(fileBytes(folder.file("again.calldir")) == fileBytes(original), "\(format.rawValue) of \(original)")
     }
 

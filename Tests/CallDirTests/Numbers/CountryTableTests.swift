@@ -3,6 +3,7 @@ import CallDirLookup
 import CallDirReader
 import Foundation
 import Testing
+import CompileSupport
 import TestSupport
 
 /// The per-country rules generated from libphonenumber's metadata (`CountryTable`), as the

@@ -5,6 +5,7 @@ import Testing
 import CallDirSimulator
 @testable import CallDirPatch
 @testable import CallDirWriter
+import CompileSupport
 import TestSupport
 
 /// The forge sweep through every command that opens an index (issue 23): each forged file,

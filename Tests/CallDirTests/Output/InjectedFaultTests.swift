@@ -4,6 +4,7 @@ import Testing
 @testable import CallDirReader
 @testable import CallDirPatch
 @testable import CallDirWriter
+import CompileSupport
 import TestSupport
 
 /// File-system failures injected through `Syscalls` (no `ulimit`): a compile, with or without

@@ -5,6 +5,7 @@ import Testing
 import CallDirReader
 @testable import CallDirPatch
 @testable import CallDirWriter
+import CompileSupport
 import TestSupport
 
 /// Outputs (`-o`) that are not regular files: a character device or a FIFO is written into,

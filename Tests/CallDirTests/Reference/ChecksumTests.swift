@@ -1,9 +1,10 @@
 import CZlib
 import Testing
-@testable import CallDir
 @testable import CallDirReader
 import TestSupport
 
+/// Here, not in CallDirReaderTests: zlib, the reference, is a Linux system library that the
+/// phone libraries' tests do not link.
 @Suite("Checksums")
 struct ChecksumTests {
     static func zlib(_ crc: UInt32, _ bytes: ArraySlice<UInt8>) -> UInt32 {
