@@ -1,4 +1,5 @@
 import Foundation
+import CompileSupport
 import Testing
 
 /// The shell completions complete file names where a command takes a file (issue 47: bash

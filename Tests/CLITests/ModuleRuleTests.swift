@@ -30,6 +30,16 @@ struct ModuleRuleTests {
             }
         }
         #expect(sources.count > 100, "expected the package's sources under \(Self.sourcesPath)")
+        // Test targets with a row: the phone libraries' tests and TestSupport (they link no CallDir).
+        let testsPath = packageRoot.appendingPathComponent("Tests").path
+        for target in try fm.contentsOfDirectory(atPath: testsPath).sorted() where rule.rows[target] != nil {
+            guard let walk = fm.enumerator(atPath: testsPath + "/" + target) else { continue }
+            for case let file as String in walk where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: testsPath + "/" + target + "/" + file, encoding: .utf8)
+                sources.append(.init(target: target, path: "Tests/\(target)/\(file)", text: text))
+            }
+        }
+        #expect(["TestSupport", "CallDirReaderTests", "CallDirDeviceTests", "CallDirSimulatorTests"].allSatisfy { rule.rows[$0] != nil })
         let offences = rule.offences(sources: sources, manifestTargets: targets)
         #expect(offences.isEmpty, "\(offences.count) offences of docs/MODULES.md:\n\(offences.joined(separator: "\n"))")
     }
@@ -61,7 +71,7 @@ struct ModuleRuleTests {
             """
         let targets = ModuleRule.targets(inManifest: manifest)
         #expect(targets == ["Reader": [], "Compiler": ["Reader"], "Front": ["Reader", "Compiler"],
-                            "Server": ["Reader", "NIOCore"], "Tool": ["Front"]])
+                            "Server": ["Reader", "NIOCore"], "Tool": ["Front"], "ServerTests": ["Compiler", "Server"]])
         let sources: [ModuleRule.SourceFile] = [
             .init(target: "Reader", path: "Sources/Reader/A.swift", text: "#if canImport(Glibc)\nimport Glibc\n#endif\n/// import Nothing\n"),
             .init(target: "Server", path: "Sources/Server/B.swift",
@@ -118,16 +128,16 @@ struct ModuleRule {
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
     }
 
-    /// Each non-test target of a manifest and its dependencies (target names, and product names
-    /// for `.product(name:package:)`), read from the text: `.target(`, `.executableTarget(` and
-    /// `.systemLibrary(` calls with a literal `dependencies: [...]`.
+    /// Each target of a manifest and its dependencies (target names, and product names
+    /// for `.product(name:package:)`), read from the text: `.target(`, `.executableTarget(`,
+    /// `.testTarget(` and `.systemLibrary(` calls with a literal `dependencies: [...]`.
     static func targets(inManifest manifest: String) -> [String: [String]] {
         let text = manifest.split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line) }
             .joined(separator: "\n")
         var targets: [String: [String]] = [:]
         var search = text.startIndex
-        while let call = text.range(of: #"\.(target|executableTarget|systemLibrary)\("#, options: .regularExpression, range: search..<text.endIndex) {
+        while let call = text.range(of: #"\.(target|executableTarget|testTarget|systemLibrary)\("#, options: .regularExpression, range: search..<text.endIndex) {
             let body = balanced(text, from: text.index(before: call.upperBound), open: "(", close: ")")
             search = call.upperBound
             guard let name = firstCapture(#"name:\s*"([^"]+)""#, in: body) else { continue }

@@ -1,12 +1,9 @@
 @testable import CallDirDevice
 @testable import CallDirPatch
 @testable import CallDirReader
+import Foundation
 import Testing
-
-#if canImport(Glibc)
-import Glibc
 import TestSupport
-#endif
 
 /// The app's half (installer and reload coordinator) against a simulated phone with failures
 /// injected at every step: each run ends with the device holding exactly the index's entries,

@@ -1,3 +1,4 @@
+import Foundation
 import CallDirReader
 import CallDirSimulator
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CompileSupport
 import TestSupport
 
 /// The docs' shell examples, run: every `$ command` line of a ```` ```sh ```` block in README.md,

@@ -94,20 +94,3 @@ public let faultInjectionCompiled = true
 public let faultInjectionCompiled = false
 #endif
 public let faultInjectionSkipReason: String = "fault injection compiles only into debug builds (FaultInjection.swift): run `swift test` without -c release"
-
-/// Runs `bash -c command` in `folder` with `environment` added to the test's own; returns the
-/// exit status and stdout (stderr is discarded). One home for the tests that drive a shell.
-public func runBash(_ command: String, in folder: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", command]
-    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}

@@ -7,6 +7,7 @@ import TestSupport
 /// runs them as libphonenumber's Python `re` does, is the reference.
 @Suite("DigitPattern against Regex")
 struct DigitPatternTests {
+    @available(iOS 16, macOS 13, *)  // Regex: on an older phone these tests do not run
     @Test func everyRegexPrefixCompiles() {
         let rows = RegexPrefix.regexRows
         #expect(rows.count == 7)
@@ -15,6 +16,7 @@ struct DigitPatternTests {
 
     /// Numbers built from each expression (a random path through it, then 0-12 random digits
     /// unless it went through `$`, sometimes a digit changed), and fully random ones: same match, same transformed number.
+    @available(iOS 16, macOS 13, *)
     @Test(arguments: RegexPrefix.regexRows.map(\.code))
     func digitPatternsAgreeWithRegex(code: Int) throws {
         let pattern = try #require(RegexPrefix.patterns[code])
@@ -64,6 +66,7 @@ struct DigitPatternTests {
 
 /// The reference: each prefix as the standard library's `Regex`, run as libphonenumber's Python
 /// `re` runs it. It lives in the tests because `Regex` needs iOS 16 and the reader builds for 13.
+@available(iOS 16, macOS 13, *)
 enum RegexReference {
     /// Each such code's pattern as a `Regex`, compiled once (compiling costs far more than
     /// matching). Matching one `Regex` from several threads is safe: its compiled program is
