@@ -5,7 +5,7 @@ import CallDirReader
 /// numbers of two indexes (ranges are diffed apart, as lists), for `Differ`, which writes a
 /// delta file. `Patcher.merge` works at the same stored-number level but in the other
 /// direction: OLD's numbers plus a delta's removals and additions, to rebuild NEW.
-/// `DeviceDeltaStream` (CallDirReader, Device/) works at the **device-entry level**: exact
+/// `DeviceDeltaStream` (CallDirReader, Extension/) works at the **device-entry level**: exact
 /// numbers and expanded ranges as CallKit holds them, for an extension's update and
 /// `diff --report`.
 ///

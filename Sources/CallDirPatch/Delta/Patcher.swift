@@ -5,7 +5,7 @@ import CallDirWriter
 /// at the **stored-number level**, applying a delta file's removals and additions to OLD's
 /// exact numbers of one kind to rebuild NEW's. `NumberMerge` works at the same level in the
 /// other direction (two indexes in, changes out, for `Differ`). `DeviceDeltaStream`
-/// (CallDirReader, Device/) works at the **device-entry level** (exact numbers and expanded
+/// (CallDirReader, Extension/) works at the **device-entry level** (exact numbers and expanded
 /// ranges, as CallKit holds them), for an extension's update and `diff --report`.
 ///
 /// `calldir patch`: rebuilds NEW from OLD and a delta, byte for byte. OLD's entries stream
