@@ -6,8 +6,9 @@ import PackageDescription
 // ReloadCoordinator) and what both share (the App Group folder). The CallKit glue itself is the
 // library product `CallDirCallKit`, which an app depends on by URL. Link these from the app's
 // and the extension's Xcode targets. Every line that needs CallKit, UIKit or the App
-// Group container is inside `#if os(iOS)`; the rest compiles anywhere, and scripts/test (what
-// CI runs) builds this package on Linux, so the examples cannot rot unseen.
+// Group container is inside `#if os(iOS)`; the rest compiles anywhere. scripts/ios-check
+// compiles every target for arm64-apple-ios; scripts/test (what CI runs) runs it, or builds this
+// package on Linux where no iPhoneOS SDK is laid out, so the examples cannot rot unseen.
 let package = Package(
     name: "calldir-examples",
     platforms: [.iOS(.v15), .macOS(.v13)],
