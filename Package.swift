@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(name: "CallDirReaderTests", dependencies: [
             "CallDirReader", "CallDirNumberTypes", "CallDirPatch", "CallDirSimulator", "CallDirWriter", "TestSupport",
         ], exclude: ["Fixtures"]),
-        .testTarget(name: "CallDirWriterTests", dependencies: ["CallDirWriter", "CallDir", "CompileSupport", "TestSupport"]),
+        .testTarget(name: "CallDirWriterTests", dependencies: ["CallDirWriter", "CallDir", "CallDirSimulator", "CompileSupport", "TestSupport"]),
         .testTarget(name: "CallDirPatchTests", dependencies: ["CallDirPatch", "CallDirWriter", "CallDirReader", "CallDir", "CompileSupport", "TestSupport"]),
         .testTarget(name: "CallDirDeviceTests", dependencies: [
             "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "TestSupport",

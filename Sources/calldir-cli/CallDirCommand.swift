@@ -54,6 +54,6 @@ struct CallDirCommand: ParsableCommand {
           calldir lookup --index demo.calldir 18005555555
         """,
         version: CallDirVersion.string,
-        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, SimulateCommand.self, ExportCommand.self, DiffCommand.self, PatchCommand.self, ServeCommand.self, KeygenCommand.self, PublishCommand.self, UpdateCommand.self]
+        subcommands: [CompileCommand.self, LookupCommand.self, InspectCommand.self, VerifyCommand.self, SimulateCommand.self, ExportCommand.self, DiffCommand.self, PatchCommand.self, ShardCommand.self, ServeCommand.self, KeygenCommand.self, PublishCommand.self, UpdateCommand.self]
     )
 }

@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// `--help` is the manual most users read: any change to it shows up here, on purpose.
-/// After an intended change: `for c in "" compile lookup inspect verify simulate export serve keygen publish update; do
+/// After an intended change: `for c in "" compile lookup inspect verify simulate export diff patch shard serve keygen publish update; do
 /// .build/debug/calldir $c --help > Tests/CLITests/Fixtures/help${c:+-$c}.txt; done`
 @Suite("Help text snapshots")
 struct HelpSnapshotTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    @Test("each --help matches its snapshot", arguments: ["", "compile", "lookup", "inspect", "verify", "simulate", "export", "diff", "patch", "serve", "keygen", "publish", "update"])
+    @Test("each --help matches its snapshot", arguments: ["", "compile", "lookup", "inspect", "verify", "simulate", "export", "diff", "patch", "shard", "serve", "keygen", "publish", "update"])
     func help(subcommand: String) throws {
         let arguments = subcommand.isEmpty ? ["--help"] : [subcommand, "--help"]
         let result = try CLI.run(arguments, environment: ["COLUMNS": "80"])

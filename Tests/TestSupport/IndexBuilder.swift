@@ -2,8 +2,8 @@ import CallDirReader
 import CallDirWriter
 import Foundation
 
-// Indexes for the phone libraries' tests, written by the writer a compile uses (CallDirWriter)
-// without the compiler: the reader's, device's and simulator's tests link no SQLite, zlib or
+// Indexes for the phone libraries' tests, written by the writer a compile uses (CallDirWriter's
+// `IndexComposer`) without the compiler: the reader's, device's and simulator's tests link no SQLite, zlib or
 // Glibc and type-check for iOS (scripts/ios-check). `BuiltIndexTests` (CallDirTests) holds
 // that these bytes are a compile's bytes.
 
@@ -16,39 +16,15 @@ import Foundation
 package func buildIndex(block: [String] = [], identify: [String] = [], output: String) throws -> IndexMetadata {
     let blocked = try block.map { try BuiltLine($0, labelled: false) }
     let identified = try identify.map { try BuiltLine($0, labelled: true) }
-    let writer = try IndexWriter(destination: output)
-    do {
-        let folder = (output as NSString).deletingLastPathComponent
-        let labels = LabelCollector(temporaryFolder: folder.isEmpty ? "." : folder)
-        var blockedSet = try NumberSetEncoder(writer: writer, kind: .blockedNumbers, withLabels: false)
-        for n in distinctNumbers(blocked) { try blockedSet.append(n.number) }
-        try blockedSet.finish()
-        var identifiedSet = try NumberSetEncoder(writer: writer, kind: .identifiedNumbers, withLabels: true)
-        for n in distinctNumbers(identified) {
-            let ref = try Array(n.label.utf8).withUnsafeBytes { try labels.ref(for: $0) }
-            try identifiedSet.append(n.number, label: ref)
-        }
-        try identifiedSet.finish()
-        try blockedSet.writeDirectory(kind: .blockedDirectory, pages: .blockedDirectoryPages)
-        try identifiedSet.writeDirectory(kind: .identifiedDirectory, pages: .identifiedDirectoryPages)
-        let blockSegments = RangeMath.merge(blocked.compactMap(\.range))
-        let rangeLabels = identified.filter { $0.range != nil }.map(\.label)
-        let identifySegments = RangeMath.flatten(identified.enumerated().compactMap { row, line in
-            line.range.map { (range: $0, label: UInt32(rangeLabels.firstIndex(of: line.label)!), origin: row) }
-        })
-        let finisher = IndexFinisher(writer: writer, labels: labels)
-        let metadata = try finisher.metadata(blocked: blockedSet, identified: identifiedSet, blockSegments: blockSegments,
-                                             identifySegments: identifySegments.map(\.0))
-        let ids = identifySegments.map { labels.sharedID(forRange: rangeLabels[Int($0.1)]) }
-        let written = try finisher.writeTables(metadata, blockSegments: blockSegments,
-                                               identifySegments: Array(zip(identifySegments.map(\.0), ids)))
-        _ = try writer.finish()
-        try writer.commit()
-        return written
-    } catch {
-        writer.discard()
-        throw error
+    var composer = IndexComposer()
+    composer.blockedNumbers = { emit in for n in distinctNumbers(blocked) { try emit(n.number) } }
+    composer.identifiedNumbers = { emit in
+        for n in distinctNumbers(identified) { try Array(n.label.utf8).withUnsafeBytes { try emit(n.number, $0) } }
     }
+    composer.blockedRanges = blocked.compactMap(\.range)
+    composer.identifiedRanges = identified.compactMap { line in line.range.map { ($0, line.label) } }
+    let folder = (output as NSString).deletingLastPathComponent
+    return try composer.write(to: output, temporaryFolder: folder.isEmpty ? "." : folder).metadata
 }
 
 /// `buildIndex` of these lines into `folder/name`, opened.

@@ -1,0 +1,110 @@
+/// `shards.json` (FORMAT.md, "Shard manifest"): one list split over several Call Directory
+/// extensions, each shard a normal index. It names each shard's file, the extension that loads
+/// it, the numbers it covers and the kinds it holds, with its size and checksum; the manifest's
+/// own CRC-32 closes it. Written by `calldir shard`, read by the app and `lookup --shards`.
+public struct ShardManifest: Equatable, Sendable {
+    /// How the list was split.
+    public enum Rule: String, Sendable {
+        /// Blocking in one shard, identification in another.
+        case kind
+        /// Contiguous number intervals, each under a number of device entries.
+        case size
+    }
+
+    /// One shard: an index file and the extension that loads it.
+    public struct Shard: Equatable, Sendable {
+        /// The index file, relative to the manifest's folder.
+        public var file: String
+        /// The Call Directory extension's bundle identifier.
+        public var extensionIdentifier: String
+        /// The numbers it covers (every number of a kind shard).
+        public var numbers: NumberRange
+        /// Whether it holds blocking and identification entries.
+        public var blocking: Bool
+        public var identification: Bool
+        /// Entries CallKit stores for it (exact numbers and range numbers).
+        public var deviceEntries: Int64
+        /// The index file's size and checksum (its trailer's CRC-32).
+        public var bytes: Int
+        public var checksum: UInt32
+
+        public init(file: String, extensionIdentifier: String, numbers: NumberRange, blocking: Bool, identification: Bool,
+                    deviceEntries: Int64, bytes: Int, checksum: UInt32) {
+            self.file = file
+            self.extensionIdentifier = extensionIdentifier
+            self.numbers = numbers
+            self.blocking = blocking
+            self.identification = identification
+            self.deviceEntries = deviceEntries
+            self.bytes = bytes
+            self.checksum = checksum
+        }
+    }
+
+    public static let version = 1
+    public var rule: Rule
+    /// The index the shards were cut from: checksum and device entries.
+    public var sourceChecksum: UInt32
+    public var sourceEntries: Int64
+    public var shards: [Shard]
+
+    public init(rule: Rule, sourceChecksum: UInt32, sourceEntries: Int64, shards: [Shard]) {
+        self.rule = rule
+        self.sourceChecksum = sourceChecksum
+        self.sourceEntries = sourceEntries
+        self.shards = shards
+    }
+
+    /// The file's bytes: the members in FORMAT.md's order, then `"crc32"`, the CRC-32 of every
+    /// byte before `,"crc32"`.
+    public var encoded: [UInt8] {
+        var text = "{\"format\":\"calldir-shards\",\"version\":\(Self.version),\"rule\":\"\(rule.rawValue)\""
+            + ",\"source\":{\"checksum\":\"\(hex(sourceChecksum))\",\"deviceEntries\":\(sourceEntries)},\"shards\":["
+        for (i, shard) in shards.enumerated() {
+            if i > 0 { text += "," }
+            var kinds: [String] = []
+            if shard.blocking { kinds.append("\"block\"") }
+            if shard.identification { kinds.append("\"identify\"") }
+            text += "\n{\"file\":" + Self.quoted(shard.file) + ",\"extension\":" + Self.quoted(shard.extensionIdentifier)
+                + ",\"first\":\(shard.numbers.first),\"last\":\(shard.numbers.last),\"kinds\":[" + kinds.joined(separator: ",")
+                + "],\"deviceEntries\":\(shard.deviceEntries),\"bytes\":\(shard.bytes),\"checksum\":\"\(hex(shard.checksum))\"}"
+        }
+        var bytes = Array((text + "\n]").utf8)
+        let crc = Checksum.crc32(bytes)
+        bytes += Array(",\"crc32\":\"\(hex(crc))\"}\n".utf8)
+        return bytes
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.appendJSON(maxBytes: JSONWriter.stringBound(text)) { $0.string(text) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Reads a manifest file; every departure from FORMAT.md is a `corruptIndex` error naming it.
+    public init(path: String) throws {
+        let file = try MappedFile(path: path)
+        try self.init(bytes: file.bytes, path: path)
+    }
+
+    init(bytes: UnsafeRawBufferPointer, path: String) throws {
+        func fail(_ why: String) -> CallDirError { CallDirError(.corruptIndex, "shard manifest: " + why, path: path) }
+        let marker = Array(",\"crc32\":\"".utf8)
+        guard bytes.count < 1 << 24, let at = Self.lastIndex(of: marker, in: bytes) else { throw fail("no crc32 member at its end") }
+        let stated = ShardManifestReader.hexValue(Array(bytes[(at + marker.count)...].prefix(8)))
+        guard let stated, stated == Checksum.crc32(UnsafeRawBufferPointer(rebasing: bytes[..<at])) else {
+            throw fail("its CRC-32 does not match its contents (edited or damaged): write it again with calldir shard")
+        }
+        self = try ShardManifestReader(bytes: bytes, path: path).manifest()
+        guard encoded.elementsEqual(bytes) else { throw fail("not in the form calldir shard writes (FORMAT.md, \"Shard manifest\")") }
+    }
+
+    private static func lastIndex(of marker: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= marker.count else { return nil }
+        for start in stride(from: bytes.count - marker.count, through: 0, by: -1)
+            where bytes[start] == marker[0] && bytes[start..<(start + marker.count)].elementsEqual(marker) {
+            return start
+        }
+        return nil
+    }
+}

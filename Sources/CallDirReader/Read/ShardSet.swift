@@ -1,0 +1,43 @@
+/// The shards a manifest names, opened, answering as the list they were cut from:
+/// `calldir lookup --shards`, and an app that reads its shards. Each shard must be the file
+/// the manifest describes (size and checksum), or opening fails naming it.
+public final class ShardSet: Sendable {
+    public let manifest: ShardManifest
+    public let indexes: [CallDirIndex]
+
+    /// Opens `shards.json` at `path` and every shard beside it.
+    public init(manifestPath path: String, verify: Bool = false) throws {
+        manifest = try ShardManifest(path: path)
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        indexes = try manifest.shards.map { shard in
+            let file = (folder.isEmpty ? "" : folder + "/") + shard.file
+            let index = try CallDirIndex(path: file, verify: verify)
+            guard index.checksum == shard.checksum, index.file.bytes.count == shard.bytes else {
+                throw CallDirError(.corruptIndex, "shard \(shard.file) is not the one \(path) names (checksum \(hex(index.checksum)), "
+                                   + "\(index.file.bytes.count) bytes; the manifest says \(hex(shard.checksum)), \(shard.bytes) bytes): "
+                                   + "shard the list again", path: file)
+            }
+            return index
+        }
+    }
+
+    /// The answer of the list the shards were cut from: blocking from the shards that block,
+    /// the label from those that identify, for the shards whose interval holds `number`.
+    /// (A range's bounds are the shard's part of it.)
+    public func lookup(_ number: Int64) throws -> LookupResult {
+        var answer = LookupResult(number: number)
+        for (shard, index) in zip(manifest.shards, indexes) where shard.numbers.first <= number && number <= shard.numbers.last {
+            let found = try index.lookup(number)
+            if shard.blocking, found.blocked != nil {
+                answer.blocked = found.blocked
+                answer.blockedRange = found.blockedRange
+            }
+            if shard.identification, found.label != nil {
+                answer.label = found.label
+                answer.labelMatch = found.labelMatch
+                answer.labelRange = found.labelRange
+            }
+        }
+        return answer
+    }
+}

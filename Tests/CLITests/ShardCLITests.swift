@@ -1,0 +1,53 @@
+import CallDirReader
+import Foundation
+import Testing
+import TestSupport
+
+/// `calldir shard` as a user runs it: shards and a manifest that `ShardSet` opens, a table or
+/// the manifest as JSON, and exit statuses scripts can use.
+@Suite("calldir shard")
+struct ShardCLITests {
+    @Test("by size and by kind: files, table, JSON; shards that answer as the list")
+    func shardsTheSampleList() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = folder.file("list.calldir")
+        try buildIndex(block: (0..<3_000).map { String(33_100_000_000 + Int64($0) * 7) } + ["33200000000-33200009999"],
+                       identify: (0..<500).map { "\(33_100_000_000 + Int64($0) * 21),Caller \($0 % 9)" }, output: list)
+        let bySize = try CLI.run(["shard", "--index", list, "--by", "size", "--max-entries", "4000",
+                                  "--extension-prefix", "com.example.Blocker", "-o", folder.file("size")])
+        #expect(bySize.status == 0, "\(bySize.stderr)")
+        #expect(bySize.stdout.contains("shard-1.calldir  com.example.Blocker.1  blocking+identification  0-"), "\(bySize.stdout)")
+        #expect(bySize.stdout.contains("wrote 4 shards and \(folder.file("size"))/shards.json from \(list) (13,500 entries)"), "\(bySize.stdout)")
+        let set = try ShardSet(manifestPath: folder.file("size/shards.json"), verify: true)
+        #expect(set.manifest.shards.map(\.deviceEntries) == [4_000, 4_000, 4_000, 1_500])
+        let index = try CallDirIndex(path: list)
+        for n: Int64 in [33_100_000_000, 33_100_000_021, 33_100_020_993, 33_200_005_000, 33_200_010_000] {
+            #expect(try set.lookup(n).action == index.lookup(n).action && set.lookup(n).label == index.lookup(n).label, "\(n)")
+        }
+        let byKind = try CLI.run(["shard", "--index", list, "--by", "kind", "--extension-prefix", "com.example.Blocker",
+                                  "-o", folder.file("kind"), "--json"])
+        #expect(byKind.status == 0 && byKind.stdout == String(decoding: fileBytes(folder.file("kind/shards.json")), as: UTF8.self))
+        #expect(byKind.stdout.contains(#""rule":"kind""#) && byKind.stdout.contains(#""kinds":["identify"],"deviceEntries":500"#))
+    }
+
+    @Test("usage errors exit 64, a damaged index 1, too many shards 2 with nothing written")
+    func exitStatuses() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let list = folder.file("list.calldir")
+        try buildIndex(block: ["33100000000-33100009999"], output: list)
+        let noMax = try CLI.run(["shard", "--index", list, "--by", "size", "--extension-prefix", "a.b", "-o", folder.file("o")])
+        #expect(noMax.status == 64 && noMax.stderr.contains("--by size needs --max-entries"))
+        let tooMany = try CLI.run(["shard", "--index", list, "--by", "size", "--max-entries", "2", "--extension-prefix", "a.b",
+                                   "-o", folder.file("many")])
+        #expect(tooMany.status == 2 && tooMany.stderr.contains("5000 shards of at most 2 entries"), "\(tooMany.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("many/shards.json")))
+        var bytes = fileBytes(list)
+        bytes[0x40 + 20] ^= 0x10
+        folder.write("damaged.calldir", bytes)
+        let damaged = try CLI.run(["shard", "--index", folder.file("damaged.calldir"), "--by", "kind", "--extension-prefix", "a.b",
+                                   "-o", folder.file("d")])
+        #expect(damaged.status == 1, "\(damaged.stderr)")
+    }
+}
