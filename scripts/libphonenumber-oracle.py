@@ -5,8 +5,10 @@ the reference the differential test (`LibphonenumberDifferentialTests`) compares
     scripts/libphonenumber-oracle.py SEED [COUNT_PER_REGION]
 
 Writes to stdout one row per input, tab-separated:
-    code    calling code given as --country, 0 for none (the digits are E.164)
-    region  the ISO region the input was made for
+    code    --country: a calling code (its main region's rules), a region code (that region's own
+            rules: every region that is not its code's main region, JE, CX, BS...), or 0 for none
+            (the digits are E.164)
+    region  the ISO region the input was made for (the calling code for a non-geographic one)
     shape   how it is written (e164, intl, national, trunk0-after-cc, ...)
     input   the field as a list would hold it
     e164    libphonenumber's E.164 digits (no '+') when it parses the input, else '-'
@@ -16,6 +18,10 @@ Writes to stdout one row per input, tab-separated:
 Then every emergency number of the short-number metadata (shape `emergency-...`: `112#`, `*911`,
 `sip:911@example.com`, fullwidth and Arabic-Indic digits...), for its region's calling code and
 without --country, with type EMERGENCY when is_emergency_number says so, else '-'.
+Every region libphonenumber supports and every non-geographic calling code (+800, +882...:
+international forms only). A region that shares its calling code also gets its local numbers
+(`local`: BS 7 digits, JE 6, CX 8, which its national prefix rule completes with the area code),
+with --country REGION and, as libphonenumber's main region reads them, with the calling code.
 Without --country (code 0) the reference reads an input as calldir's rule 5 says: `+` or
 `00` then E.164 digits, or bare E.164 digits; libphonenumber parses them with a `+` in front.
 
@@ -28,22 +34,9 @@ import sys
 import phonenumbers
 from phonenumbers import NumberParseException, PhoneMetadata, PhoneNumberFormat, PhoneNumberType
 
-# At least 35 regions, every continent; the no-trunk-prefix regions of issue 33 among them.
-REGIONS = [
-    # North and Central America, Caribbean
-    "US", "CA", "MX", "PA", "SV", "GT", "JM",
-    # South America
-    "BR", "AR", "CL", "CO", "PE", "UY",
-    # Europe
-    "GB", "DE", "FR", "IT", "VA", "ES", "PT", "NL", "BE", "CH", "AT", "PL", "CZ", "SE", "NO",
-    "DK", "GR", "HU", "LU", "EE", "AD", "BG", "RU", "IE",
-    # Asia
-    "CN", "IN", "JP", "KR", "HK", "SG", "ID", "TH", "PH", "AE", "SA", "IL", "TR", "MV", "KZ",
-    # Africa
-    "ZA", "NG", "EG", "KE", "MA", "BW",
-    # Oceania
-    "AU", "NZ", "NU", "WS",
-]
+# Every region (245) and every non-geographic calling code (9; metadata under "001").
+REGIONS = sorted(phonenumbers.SUPPORTED_REGIONS)
+NON_GEO = sorted(phonenumbers.COUNTRY_CODES_FOR_NON_GEO_REGIONS)
 TYPES = ["fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost", "personal_number",
          "voip", "pager", "uan", "voicemail"]
 TYPE_NAMES = {v: k for k, v in vars(PhoneNumberType).items() if isinstance(v, int) and k.isupper()}
@@ -53,9 +46,23 @@ def digits(text):
     return "".join(c for c in text if c.isdigit())
 
 
+def meta_of(region):
+    """A region's metadata; a non-geographic code's when `region` is its code (an int)."""
+    if isinstance(region, int):
+        return PhoneMetadata.metadata_for_nongeo_region(region)
+    return PhoneMetadata.metadata_for_region(region)
+
+
+def country_option(region):
+    """What --country reads the region's national numbers with: the calling code for a code's
+    main region, the region itself for the others (JE, CX, BS...)."""
+    code = meta_of(region).country_code
+    return code if phonenumbers.region_code_for_country_code(code) == region else region
+
+
 def valid_bases(region, rng, count):
     """Random valid numbers of the region: each type's example with its tail redrawn."""
-    meta = PhoneMetadata.metadata_for_region(region)
+    meta = meta_of(region)
     examples = [getattr(meta, t).example_number for t in TYPES
                 if getattr(meta, t, None) is not None and getattr(meta, t).example_number]
     bases, tries = [], 0
@@ -68,14 +75,14 @@ def valid_bases(region, rng, count):
             n = phonenumbers.parse("+%d%s" % (meta.country_code, nsn))
         except NumberParseException:
             continue
-        if phonenumbers.is_valid_number_for_region(n, region):
+        if phonenumbers.is_valid_number_for_region(n, "001" if isinstance(region, int) else region):
             bases.append(n)
     return bases
 
 
 def shapes(region, n, rng):
     """(shape, field) pairs writing number n as people do, for --country of its region."""
-    meta = PhoneMetadata.metadata_for_region(region)
+    meta = meta_of(region)
     cc = str(n.country_code)
     nsn = phonenumbers.national_significant_number(n)
     e164 = cc + nsn
@@ -95,6 +102,11 @@ def shapes(region, n, rng):
         out.append(("idd", "%s %s %s" % (idd, cc, nsn)))
     if meta.national_prefix:
         out.append(("trunk", meta.national_prefix + nsn))
+    # The number without the area code the region's national prefix rule puts back
+    # (`([3-8]\d{6})$|1` and `242\1` for BS): what a local list holds.
+    rule = meta.national_prefix_transform_rule or ""
+    if rule.endswith("\\1") and rule[:-2].isdigit() and nsn.startswith(rule[:-2]):
+        out.append(("local", nsn[len(rule) - 2:]))
     return out
 
 
@@ -114,6 +126,8 @@ def mutate(field, rng):
 
 
 def verdict(field, region):
+    if isinstance(region, int):
+        region = None  # a non-geographic code: international forms only
     try:
         n = phonenumbers.parse(field, region)
     except NumberParseException:
@@ -126,23 +140,37 @@ def verdict(field, region):
     return e164, possible, int(valid), kind
 
 
+INTERNATIONAL = ("e164", "intl", "paren0", "00", "bare-e164", "random")
+
+
 def rows(region, rng, per_region):
-    code = PhoneMetadata.metadata_for_region(region).country_code
+    code = meta_of(region).country_code
+    option = country_option(region)
+    geographic = not isinstance(region, int)
     fields = []
     bases = valid_bases(region, rng, max(4, per_region // 30))
     for n in bases:
         for shape, field in shapes(region, n, rng):
             fields.append((shape, field))
             fields.append((shape + "~", mutate(field, rng)))
+    if geographic and (meta_of(region).national_prefix_transform_rule or "").endswith("\\1"):
+        for n in valid_bases(region, rng, max(4, per_region // 30)):  # more local numbers
+            fields += [(shape + tilde, mutate(field, rng) if tilde else field)
+                       for shape, field in shapes(region, n, rng) if shape == "local" for tilde in ("", "~")]
     for _ in range(per_region // 4):  # random digits: lengths 4-17, every first digit
         length = rng.randint(4, 17)
         first = str(rng.randrange(10))
         body = first + "".join(rng.choice("0123456789") for _ in range(length - 1))
         fields.append(("random", rng.choice(["", "+"]) + body))
     for shape, field in fields:
-        yield (code, region, shape, field) + verdict(field, region)
+        if geographic:
+            yield (option, region, shape, field) + verdict(field, region)
+            if option != code and shape.startswith("local"):
+                # --country CODE: the main region's rules, as the docs say (not the area code).
+                main = phonenumbers.region_code_for_country_code(code)
+                yield (code, region, "code-" + shape, field) + verdict(field, main)
         # Without --country only international forms and bare E.164 digits are E.164.
-        if shape.rstrip("~") in ("e164", "intl", "paren0", "00", "bare-e164", "random"):
+        if shape.rstrip("~") in INTERNATIONAL:
             plain = "+" + field[2:] if field.startswith("00") else field if field.startswith("+") else "+" + field
             yield (0, region, shape, field) + verdict(plain, None)
 
@@ -179,11 +207,11 @@ def emergency_rows():
 
 def main():
     seed = int(sys.argv[1])
-    per_region = int(sys.argv[2]) if len(sys.argv) > 2 else 250
+    per_region = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     rng = random.Random(seed)
     out = sys.stdout
     out.write("# phonenumbers %s seed %d\n" % (phonenumbers.__version__, seed))
-    for region in REGIONS:
+    for region in REGIONS + NON_GEO:
         for row in rows(region, rng, per_region):
             out.write("\t".join(str(x) for x in row) + "\n")
     for row in emergency_rows():

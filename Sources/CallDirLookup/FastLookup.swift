@@ -12,6 +12,8 @@ import CallDirReader
 package struct FastLookup {
     package var index: String?
     package var country: Int?
+    /// The region `--country` named, read with its own rules (`CountryOption.region`).
+    package var region: String?
     package var json = false
     package var numbers: [String] = []
     package var lenient = false
@@ -19,9 +21,10 @@ package struct FastLookup {
     /// The user's layer (`--personal`, `--contacts`), applied to every answer.
     package var overlay: PersonalOverlay?
 
-    package init(index: String?, country: Int?, json: Bool, numbers: [String]) {
+    package init(index: String?, country: Int?, region: String? = nil, json: Bool, numbers: [String]) {
         self.index = index
         self.country = country
+        self.region = region
         self.json = json
         self.numbers = numbers
     }
@@ -39,6 +42,7 @@ package struct FastLookup {
             case "--country":
                 guard let value = rest.popFirst(), let code = CountryTable.callingCode(parsing: value) else { return nil }
                 country = code
+                region = Int(value.hasPrefix("+") ? String(value.dropFirst()) : value) == nil ? value.uppercased() : nil
             case "--anonymous": guard let value = rest.popFirst().flatMap(CallerIDAction.init) else { return nil }; policy.withheld = value
             case "--invalid": guard let value = rest.popFirst().flatMap(CallerIDAction.init) else { return nil }; policy.invalid = value
             case "--lenient", "--no-nanp-check": lenient = true
@@ -69,7 +73,7 @@ package struct FastLookup {
         let lookup: Lookup
         do {
             lookup = try Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path),
-                                normalizer: NumberNormalizer(country: country, lenient: lenient),
+                                normalizer: NumberNormalizer(country: country, region: region, lenient: lenient),
                                 policy: policy, json: json)
         } catch {
             _ = Terminal.failStatus(error)

@@ -14,10 +14,10 @@ package struct ServeOptions: ParsableArguments {
     @Option(help: "TCP port; 0 picks a free one (logged at start).")
     package var port = 8080
 
-    @Option(name: .customLong("country"), help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for caller IDs written without one.", valueName: "code"))
+    @Option(name: .customLong("country"), help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for caller IDs written without one; a region reads its own rules (CX, JE), a calling code its main region's.", valueName: "code"))
     package var countryOption: CountryOption?
 
-    /// The calling code `--country` gives.
+    /// The calling code `--country` gives (`countryOption?.region`: the region, when named).
     package var country: Int? { countryOption?.code }
 
     @OptionGroup(title: "Caller IDs that are not numbers")

@@ -34,7 +34,7 @@ public final class LookupServer: Sendable {
         holder = IndexHolder(path: configuration.indexPath, metrics: metrics, logger: logger)
         watcher = ReloadWatcher(holder: holder)
         router = Router(holder: holder, metrics: metrics, limits: configuration.limits,
-                        normalizer: try NumberNormalizer(country: configuration.country, lenient: !configuration.checksNANP),
+                        normalizer: try NumberNormalizer(country: configuration.country, region: configuration.region, lenient: !configuration.checksNANP),
                         policy: configuration.policy)
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
         stopped = group.next().makePromise()

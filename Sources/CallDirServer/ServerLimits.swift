@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Calling code for national numbers in requests (like `calldir lookup --country`).
     public var country: Int?
+    /// The region `--country` named, read with its own rules (nil: the code's main region's).
+    public var region: String?
     /// Check each number against its country's rules (false: `--lenient`, or its former name `--no-nanp-check`).
     public var checksNANP = true
     /// What withheld, empty and invalid caller IDs get (`--anonymous`, `--invalid`).

@@ -236,6 +236,7 @@ struct CompileCommand: ParsableCommand {
         options.identifySources = identify.map(file) + list.map { .list($0) } + identifySQL.map { .sqlite($0) }
         options.allowSources = allow.map(file)
         options.country = country?.code
+        options.region = country?.region
         options.lenient = lenient || noNANPCheck
         options.international = international
         options.validOnly = validOnly

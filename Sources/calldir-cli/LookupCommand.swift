@@ -45,7 +45,7 @@ struct LookupCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The index to read (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var index: String?
 
-    @Option(help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for numbers written without one.", valueName: "code"))
+    @Option(help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for numbers written without one; a region reads its own rules (CX, JE), a calling code its main region's.", valueName: "code"))
     var country: CountryOption?
 
     @Flag(help: "Print one JSON object per number.")
@@ -66,12 +66,12 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        var fast = FastLookup(index: index, country: country?.code, json: json, numbers: numbers)
+        var fast = FastLookup(index: index, country: country?.code, region: country?.region, json: json, numbers: numbers)
         fast.lenient = callerPolicy.isLenient
         fast.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: callerPolicy.anonymous) ?? .allow,
                                      invalid: CallerIDAction(rawValue: callerPolicy.invalid) ?? .allow)
         // The user's layer goes through the same answers (policy, --json, damage lines).
-        do { fast.overlay = try personalOptions.overlay(country: country?.code) } catch { throw Terminal.fail(error) }
+        do { fast.overlay = try personalOptions.overlay(country: country) } catch { throw Terminal.fail(error) }
         fast.run(stream: { try $0.answerLines(path: "-") })  // exits with the documented status
     }
 }

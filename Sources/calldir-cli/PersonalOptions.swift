@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CallDirOptions
 import CallDirReader
 
 /// `--personal` and `--contacts`: the user's own layer on the phone (FORMAT.md, "Personal
@@ -16,9 +17,9 @@ struct PersonalOptions: ParsableArguments {
 
     /// The overlay at the current time, numbers read with `country` (the phone's region);
     /// nil when neither option is given.
-    func overlay(country: Int?) throws -> PersonalOverlay? {
+    func overlay(country: CountryOption?) throws -> PersonalOverlay? {
         guard personal != nil || contacts != nil else { return nil }
-        let normalizer = try NumberNormalizer(country: country)
+        let normalizer = try NumberNormalizer(country: country?.code, region: country?.region)
         var layer = PersonalLayer()
         if let personal {
             guard let bytes = try SharedFolder(path: ".").read(personal, limit: 1 << 22) else {

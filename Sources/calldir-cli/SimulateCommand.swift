@@ -76,7 +76,7 @@ struct SimulateCommand: ParsableCommand {
     @OptionGroup(title: "The user's layer")
     var personalOptions: PersonalOptions
 
-    @Option(help: ArgumentHelp("The phone's region: a calling code (1, 33, 41) or region (US, FR, CH) for numbers of --personal and --contacts written without one.",
+    @Option(help: ArgumentHelp("The phone's region: a calling code (1, 33, 41) or region (US, FR, CH) for numbers of --personal and --contacts written without one; a region reads its own rules (CX, JE), a calling code its main region's.",
                                valueName: "code"))
     var country: CountryOption?
 
@@ -111,7 +111,7 @@ struct SimulateCommand: ParsableCommand {
             // counts, which only a verify compares with the sections (a forged range record
             // would otherwise feed 10^14 numbers for hours).
             opened = try CallDirIndex(path: path, verify: true)
-            let overlay = try personalOptions.overlay(country: country?.code)
+            let overlay = try personalOptions.overlay(country: country)
             expected = try overlay?.deviceEntries(opened) ?? opened.metadata.deviceEntries
             var committed: LoadCheckpoint?
             if let from {

@@ -50,6 +50,7 @@ struct ServeDaemon: ParsableCommand {
         config.host = options.host
         config.port = options.port
         config.country = options.country
+        config.region = options.countryOption?.region
         config.checksNANP = !options.callerPolicy.isLenient
         config.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: options.callerPolicy.anonymous) ?? .allow,
                                        invalid: CallerIDAction(rawValue: options.callerPolicy.invalid) ?? .allow)

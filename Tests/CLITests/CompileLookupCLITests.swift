@@ -27,6 +27,23 @@ struct CompileLookupCLITests {
         #expect(json.stdout == #"{"input":"18885555555","valid":true,"number":"+18885555555","e164":18885555555,"action":"identify","blocked":false,"label":"Local business","labelMatch":"exact"}"# + "\n")
     }
 
+    /// Issue 44: `--country CX` reads CX's own rules in compile and in both lookups (the front's
+    /// and calldir-cli's, with `-`); `--country 61` Australia's, so the same digits differ.
+    @Test("--country REGION reads that region's rules, a calling code its main region's")
+    func countryRegionRules() throws {
+        let scratch = TempFolder()
+        defer { scratch.remove() }
+        let index = scratch.file("cx.calldir")
+        let block = scratch.write("cx.txt", "90667967\n")
+        #expect(try CLI.run(["compile", "-q", "--country", "CX", "--block", block, "-o", index]).status == 0)
+        let front = try CLI.run(["lookup", "--index", index, "--country", "cx", "90667967", "+61 8 9066 7967"])
+        #expect(front.stdout == "+61890667967  blocked\n+61890667967  blocked\n", "\(front.stdout)")
+        let stdin = try CLI.run(["lookup", "--index", index, "--country", "CX", "-"], stdin: "90667967\n")
+        #expect(stdin.stdout == "+61890667967  blocked\n", "\(stdin.stdout)")
+        let code = try CLI.run(["lookup", "--index", index, "--country", "61", "90667967"])
+        #expect(code.stdout == "+6190667967  unknown\n", "\(code.stdout)")
+    }
+
     @Test("stdin lookups answer every line in order")
     func stdinLookups() throws {
         let scratch = TempFolder()

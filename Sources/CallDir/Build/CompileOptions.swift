@@ -13,6 +13,9 @@ public struct CompileOptions: Sendable {
     public var output: String
     /// Calling code for national numbers (nil: numbers must carry their country code).
     public var country: Int?
+    /// The region `--country` named (`CX`), whose own rules read national numbers; nil: the
+    /// calling code's main region's.
+    public var region: String?
     /// Accept what CallKit accepts without the per-country rules (`--lenient`).
     public var lenient = false
     /// Stop after this many problems (validation errors, or rejected rows in strict mode).

@@ -30,7 +30,7 @@ public final class Compiler {
     public init(options: CompileOptions, onDiagnostic: @escaping (Diagnostic) -> Void,
                 onProgress: ((Int) -> Void)? = nil) throws {
         self.options = options
-        normalizer = try NumberNormalizer(country: options.country, lenient: options.lenient)
+        normalizer = try NumberNormalizer(country: options.country, region: options.region, lenient: options.lenient)
         typeFilter = NumberTypeFilter(validOnly: options.validOnly, types: options.types)
         sourceNames = (options.blockSources + options.identifySources + options.allowSources).map(\.displayName)
         log = DiagnosticLog(limit: options.maxErrors, sourceNames: sourceNames, onDiagnostic: onDiagnostic)

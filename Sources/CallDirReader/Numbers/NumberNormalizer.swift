@@ -21,12 +21,13 @@
 ///    them: `+41 21 560 ## ##`); a digit after a `#`: `invalid-pattern`. A pattern with k
 ///    wildcards after the digits P covers P·10^k ... P·10^k + 10^k − 1.
 /// 5. A number (no wildcards) is parsed as libphonenumber's `parse(field, region)` parses it
-///    (`ParsingRules`, docs/NUMBERS.md), `--country` giving the region (a calling code's main
-///    region: US for 1, RU for 7, GB for 44): `+`, or the region's international prefix not
-///    followed by 0 (`011` for 1, `00` for most; `00` without `--country`), means a calling
-///    code follows; otherwise the region's own calling code written in front is stripped when
-///    libphonenumber would (`390212345678` with 39 is +39 02 1234 5678), and the national prefix
-///    for parsing is stripped (with its transform rule: Argentine `15` mobiles, Brazilian carrier
+///    (`ParsingRules`, docs/NUMBERS.md), `--country` giving the region (a region code: its own
+///    rules, `--country CX 90667967` is +61 8 9066 7967, `--country BS 322 1234` +1 242 322
+///    1234; a calling code: its main region's, US for 1, RU for 7, GB for 44, AU for 61): `+`,
+///    or the region's international prefix not followed by 0 (`011` for 1, `00` for most; `00`
+///    without `--country`), means a calling code follows; otherwise the region's own calling
+///    code written in front is stripped when libphonenumber would (`390212345678` with 39 is
+///    +39 02 1234 5678), and the national prefix for parsing is stripped (with its transform rule: Argentine `15` mobiles, Brazilian carrier
 ///    codes) when what is left has a possible length: `021 560 12 34` with 41 is +41 21 560 12 34,
 ///    and so is `+41 (0)21 560 12 34`, while Italy has none (`+39 (0)6...` keeps its 0).
 ///    Without `--country` the digits are E.164 (`14085555555`); a leading `0`, or a North
@@ -60,6 +61,10 @@ public struct NumberNormalizer: Sendable {
     /// The calling code given by `--country` (1, 33, 41...), or nil when every number
     /// must carry its own.
     public let country: Int?
+    /// The region of `--country` when given as one (`CX`, uppercased), nil for a calling code.
+    public let region: String?
+    /// The rules national numbers are parsed with: the region's, else the code's main region's.
+    let home: ParsingRules.Rules?
 
     enum Mode: Sendable, Equatable {
         case e164
@@ -90,24 +95,42 @@ public struct NumberNormalizer: Sendable {
     /// 6.3.1 then crashes with signal 11 in `emitThrow` compiling for iOS against the iOS 16.5
     /// SDK (scripts/ios-check). The phone's modules use no typed throws for that reason.
     public init(country: Int? = nil, lenient: Bool = false) throws {
-        try self.init(country: country, lenient: lenient, rules: CountryTable.byPrefix, parsesNumbers: true)
+        try self.init(country: country, region: nil, lenient: lenient, rules: CountryTable.byPrefix, parsesNumbers: true)
+    }
+
+    /// National numbers read with `region`'s own rules (`CX`, `JE`, `BS`: any case), as
+    /// libphonenumber's `parse(text, region)` reads them; `country` is its calling code.
+    /// - Throws: `CallDirError` with code `.usage` for a region libphonenumber does not know.
+    public init(region: String, lenient: Bool = false) throws {
+        guard let code = CountryTable.callingCode(forRegion: region) else {
+            throw CallDirError(.usage, "--country needs a calling code some country uses, such as 1, 33 or 41, or a region such as US, FR or CH (got \(region))")
+        }
+        try self.init(country: code, region: region.uppercased(), lenient: lenient, rules: CountryTable.byPrefix, parsesNumbers: true)
+    }
+
+    /// `init(region:lenient:)` when `region` is given, else `init(country:lenient:)`: how a
+    /// `--country` value (`CountryOption`: a code, and the region when written as one) reads.
+    public init(country: Int?, region: String?, lenient: Bool = false) throws {
+        if let region { try self.init(region: region, lenient: lenient) } else { try self.init(country: country, lenient: lenient) }
     }
 
     /// Only the North American rules of rule 6 (area code and exchange, 11 digits for +1),
     /// no other country's: what exports check their `FIRST-LAST` ends with, whatever rules
     /// the index was compiled with.
     package static func northAmericanRulesOnly() -> NumberNormalizer {
-        try! NumberNormalizer(country: nil, lenient: false, rules: CountryTable.anyNumber, parsesNumbers: false)  // nil is always valid
+        try! NumberNormalizer(country: nil, region: nil, lenient: false, rules: CountryTable.anyNumber, parsesNumbers: false)  // nil is always valid
     }
 
     /// `parsesNumbers` is given, not found by comparing `rules` with `CountryTable.anyNumber`:
     /// building that table cost every one-shot lookup 15% of its instructions.
-    private init(country: Int?, lenient: Bool, rules: PrefixRules, parsesNumbers: Bool) throws {
+    private init(country: Int?, region: String?, lenient: Bool, rules: PrefixRules, parsesNumbers: Bool) throws {
         self.country = country
+        self.region = region
         self.lenient = lenient
         self.rules = rules
         self.parsesNumbers = parsesNumbers
         guard let country else {
+            home = nil
             mode = .e164
             internationalPrefixes = CountryTable.noCountryPrefixes  // not the whole table: a one-shot lookup starts here
             return
@@ -116,6 +139,7 @@ public struct NumberNormalizer: Sendable {
             throw CallDirError(.usage, "--country needs a calling code some country uses, such as 1, 33 or 41, or a region such as US, FR or CH (got \(country))")
         }
         internationalPrefixes = CountryTable.prefixLists[country]!  // exists: checked above
+        home = region.flatMap(ParsingRules.rules(forRegion:)) ?? ParsingRules.table.rules[country]
         if country == 1 {
             mode = .northAmerica
         } else {
@@ -369,7 +393,7 @@ public struct NumberNormalizer: Sendable {
     /// 7 to 15 E.164 digits, and by default a possible length for its calling code.
     private func parsed(_ digits: Digits, plus: Bool) -> Result<NormalizedEntry, RejectReason> {
         let table = ParsingRules.table  // read once: each read checks that it is built
-        switch ParsingRules.parse(digits, plus: plus, region: country, internationalPrefixes: internationalPrefixes, table: table) {
+        switch ParsingRules.parse(digits, plus: plus, region: home, internationalPrefixes: internationalPrefixes, table: table) {
         case .success(let (code, national)):
             let codeLength = code < 10 ? 1 : code < 100 ? 2 : 3
             if national.literal + codeLength > E164.maxDigits { return .failure(.tooLong) }

@@ -12,16 +12,11 @@ struct ParsingTable: @unchecked Sendable {
         let dfa = UnsafeMutablePointer<UInt16>.allocate(capacity: table.count)
         dfa.initialize(from: table, count: table.count)
         self.dfa = UnsafePointer(dfa)
-        let none = ParsingRules.Rules(code: 0, patternStart: 0, lengths: 0, localLengths: 0, hasNationalPrefix: false,
+        let none = ParsingRules.Rules(code: 0, id: 0, patternStart: 0, lengths: 0, localLengths: 0, hasNationalPrefix: false,
                                       literalPrefix: nil, prefixStart: -1, regexPretest: -1)
         let rules = UnsafeMutablePointer<ParsingRules.Rules>.allocate(capacity: 1000)
         rules.initialize(repeating: none, count: 1000)
-        for row in rows {
-            rules[row.code] = ParsingRules.Rules(
-                code: row.code, patternStart: row.patternStart, lengths: row.lengths, localLengths: row.localLengths,
-                hasNationalPrefix: !row.nationalPrefix.isEmpty, literalPrefix: row.literalPrefix, prefixStart: row.prefixStart,
-                regexPretest: row.regexPretest)
-        }
+        for row in rows { rules[row.code] = ParsingRules.Rules(row) }
         self.rules = UnsafePointer(rules)
     }
 

@@ -89,7 +89,7 @@ extension NumberNormalizer {
         guard digits.wildcards == 0, digits.literal < Digits.maxAccumulated,
               case .success(let parsed) = ParsingRules.parse(
                   scan.droppedZeroAfter > 0 ? digits.insertingZero(after: scan.droppedZeroAfter) : digits,
-                  plus: scan.plus, region: country, internationalPrefixes: internationalPrefixes)
+                  plus: scan.plus, region: home, internationalPrefixes: internationalPrefixes)
         else { return nil }
         return parsed
     }

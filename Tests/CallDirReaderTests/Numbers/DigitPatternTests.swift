@@ -2,27 +2,28 @@ import Testing
 import TestSupport
 @testable import CallDirReader
 
-/// The 7 national prefixes for parsing with a transform rule or `$` (AR, BR, JP, GA, MG, SM,
-/// NF) run as `DigitPattern`s; the standard library's `Regex` of the same expression, which
+/// The national prefixes for parsing with a transform rule or `$` (7 main regions: AR, BR, JP,
+/// GA, MG, SM, NF; 25 other regions of a shared code: the Caribbean NANP ones, GG, IM, JE, CC,
+/// CX) run as `DigitPattern`s; the standard library's `Regex` of the same expression, which
 /// runs them as libphonenumber's Python `re` does, is the reference.
 @Suite("DigitPattern against Regex")
 struct DigitPatternTests {
     @available(iOS 16, macOS 13, *)  // Regex: on an older phone these tests do not run
     @Test func everyRegexPrefixCompiles() {
         let rows = RegexPrefix.regexRows
-        #expect(rows.count == 7)
-        for row in rows { #expect(RegexPrefix.patterns[row.code] != nil, "\(row.code): \(row.nationalPrefix)") }
+        #expect(rows.count == 7 + 25)
+        for row in rows { #expect(RegexPrefix.patterns[row.id] != nil, "\(row.code): \(row.nationalPrefix)") }
     }
 
     /// Numbers built from each expression (a random path through it, then 0-12 random digits
     /// unless it went through `$`, sometimes a digit changed), and fully random ones: same match, same transformed number.
     @available(iOS 16, macOS 13, *)
-    @Test(arguments: RegexPrefix.regexRows.map(\.code))
-    func digitPatternsAgreeWithRegex(code: Int) throws {
-        let pattern = try #require(RegexPrefix.patterns[code])
-        let row = try #require(RegexPrefix.regexRows.first { $0.code == code })
+    @Test(arguments: RegexPrefix.regexRows.map(\.id))
+    func digitPatternsAgreeWithRegex(id: Int) throws {
+        let pattern = try #require(RegexPrefix.patterns[id])
+        let row = try #require(RegexPrefix.regexRows.first { $0.id == id })
         let node = try #require(DigitPattern.parse(row.nationalPrefix)).node
-        var random = SeededGenerator(seed: UInt64(code))
+        var random = SeededGenerator(seed: UInt64(id))
         var matched = 0
         for round in 0..<3_000 {
             var digits: [UInt8] = []
@@ -38,7 +39,7 @@ struct DigitPatternTests {
             var number = Digits()
             for digit in digits { number.append(digit) }
             let fast = pattern.strip(number)
-            #expect(fast == RegexReference.strip(number, code: code), "\(code): \(digits.map(String.init).joined())")
+            #expect(fast == RegexReference.strip(number, id: id), "\(row.code) (\(id)): \(digits.map(String.init).joined())")
             if fast != nil { matched += 1 }
         }
         #expect(matched > 1_000)
@@ -68,20 +69,20 @@ struct DigitPatternTests {
 /// `re` runs it. It lives in the tests because `Regex` needs iOS 16 and the reader builds for 13.
 @available(iOS 16, macOS 13, *)
 enum RegexReference {
-    /// Each such code's pattern as a `Regex`, compiled once (compiling costs far more than
-    /// matching). Matching one `Regex` from several threads is safe: its compiled program is
+    /// Each such row's pattern (by `ParsingRules.Row.id`) as a `Regex`, compiled once
+    /// (compiling costs far more than matching). Matching one `Regex` from several threads is safe: its compiled program is
     /// immutable.
     nonisolated(unsafe) static let compiled: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = {
         var table: [Int: (regex: Regex<AnyRegexOutput>, transform: String)] = [:]
         for row in RegexPrefix.regexRows {
-            if let regex = try? Regex(row.nationalPrefix) { table[row.code] = (regex, row.transform) }
+            if let regex = try? Regex(row.nationalPrefix) { table[row.id] = (regex, row.transform) }
         }
         return table
     }()
 
-    static func strip(_ number: Digits, code: Int) -> Digits? {
+    static func strip(_ number: Digits, id: Int) -> Digits? {
         let text = number.text
-        guard let (regex, transform) = compiled[code], let match = try? regex.prefixMatch(in: text) else { return nil }
+        guard let (regex, transform) = compiled[id], let match = try? regex.prefixMatch(in: text) else { return nil }
         let output = match.output
         let rest = text[match.range.upperBound...]
         var result: String
