@@ -62,4 +62,8 @@ const uint16_t *calldir_parsing_dfa(void);
 /// Entries of `calldir_parsing_dfa` (11 a state).
 size_t calldir_parsing_dfa_count(void);
 
+/// `CountryTable.byPrefix`, generated into PrefixRules.c: 1000 entries by a number's first
+/// three digits, so that a one-shot lookup builds no country table.
+const uint32_t *calldir_prefix_rules(void);
+
 #endif

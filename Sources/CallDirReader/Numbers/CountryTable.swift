@@ -1,3 +1,5 @@
+import CKernels
+
 /// What each country's numbers may look like, from libphonenumber's metadata: the one home of
 /// calling codes, possible lengths, leading digits, trunk and international prefixes.
 ///
@@ -41,7 +43,10 @@ package enum CountryTable {
     }()
 
     /// The rules the normaliser reads, by a number's first three digits: one read per number.
-    static let byPrefix = PrefixRules(rules: rules)
+    /// C read-only data generated from `rows` (CKernels' PrefixRules.c; `CountryTableTests`
+    /// checks it against `PrefixRules(rules: rules)`): built from the rows at run time, it was
+    /// a fifth of a one-shot lookup's instructions.
+    static let byPrefix = PrefixRules(base: calldir_prefix_rules())
 
     /// Rules under which every number's first digit is a calling code allowing any length
     /// and first digit.
@@ -144,6 +149,8 @@ package enum CountryTable {
 /// pointer: no reference counting, no bounds checks (the index is always 100...999).
 struct PrefixRules: @unchecked Sendable {
     let base: UnsafePointer<UInt32>
+
+    init(base: UnsafePointer<UInt32>) { self.base = base }
 
     init(rules: [UInt32]) {
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1000)
