@@ -43,6 +43,8 @@ package struct LabelSymbols: Sendable {
         guard section.count >= 4 + count else { throw damage("lengths do not fit the section") }
         var words: [UInt64] = []
         var lengths: [UInt8] = []
+        words.reserveCapacity(count)
+        lengths.reserveCapacity(count)
         var at = 4 + count
         for i in 0..<count {
             let length = Int(section[4 + i])
