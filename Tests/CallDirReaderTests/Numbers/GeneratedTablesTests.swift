@@ -9,7 +9,7 @@ struct GeneratedTablesTests {
     @Test("CountryTable.byPrefix (PrefixRules.c) is PrefixRules(rules:) of the rows, entry for entry")
     func prefixRules() {
         let built = PrefixRules(rules: CountryTable.rules)
-        let mismatches = (0..<1000).filter { CountryTable.byPrefix[prefix: UInt64($0)] != built[prefix: UInt64($0)] }
+        let mismatches = (0..<1000).filter { CountryTable.byPrefix[UInt64($0)] != built[UInt64($0)] }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
     }
 }
