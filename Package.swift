@@ -71,7 +71,8 @@ let package = Package(
     targets: [
         // MARK: Shared: the format and its reader, the writer, deltas, C kernels
 
-        // Prefetch, a branch-free search and a carry-less-multiply CRC: what Swift cannot express.
+        // Prefetch, a branch-free search and a carry-less-multiply CRC: what Swift cannot express;
+        // and the number parser's DFAs as read-only data (Swift would build them at run time).
         .target(name: "CKernels"),
         // What an extension links: format, reads, lookups, the extension's side of loading.
         // The standard library and CKernels only (`PlatformSeamTests`), no unsafe flags.

@@ -8,10 +8,13 @@
 #   calldir-oneshot                   the reader library alone (Benchmarks/Sources/calldir-oneshot)
 #   calldir lookup, tiny index        the CLI on the 1 KB golden fixture
 #   calldir lookup, INDEX             the CLI on each INDEX given (e.g. 10M-entry files)
+#   cdb -q, INDEX                     tinycdb on the same list (INDEX exported as text into a
+#                                     cdb under Benchmarks/out/oneshot, made once), side by side
 #
 #   Benchmarks/scripts/oneshot.sh [INDEX NUMBER]...
 #
 # OLD=path/to/another/calldir adds its rows for the same indexes (e.g. a build before a change).
+# A NUMBER may be written as a caller would ('+1 (408) 555-0100'); cdb is asked its digits.
 # Stop other work first: a loaded 2-core machine doubles these numbers.
 set -euo pipefail
 export CALLDIR_STATIC_LINK=1  # release executables link statically (Package.swift)
@@ -31,9 +34,16 @@ printf 'print("x")\n' >"$out/hello.swift"
 swiftc -O -static-executable "$out/hello.swift" -o "$out/swift-hello" 2>/dev/null
 tiny=$root/Tests/CallDirReaderTests/Fixtures/tiny.calldir
 commands=("/bin/true" "$out/swift-hello" "$oneshot $tiny 18775555555" "$calldir lookup --index $tiny 18775555555")
+command -v cdb >/dev/null || { echo "[oneshot] installing tinycdb" >&2; apt-get install -y -qq tinycdb >/dev/null; }
 while [ $# -ge 2 ]; do
-    commands+=("$oneshot $1 $2" "$calldir lookup --index $1 $2")
-    [ -n "${OLD:-}" ] && commands+=("$OLD lookup --index $1 $2")
+    # hyperfine -N splits commands at spaces: a formatted number is passed in single quotes.
+    number="'$2'" digits=$(tr -dc 0-9 <<<"$2")
+    commands+=("$oneshot $1 $digits" "$calldir lookup --index $1 $number")
+    [ -n "${OLD:-}" ] && commands+=("$OLD lookup --index $1 $number")
+    db=$out/$(basename "$1" .calldir)-$(cksum <"$1" | cut -d' ' -f1).cdb
+    # The same entries: number, then its label (none for blocked-only entries), as cdb -m reads them.
+    [ -s "$db" ] || "$root/.build/release/calldir-cli" export --index "$1" --format text | cdb -c -m "$db"
+    commands+=("cdb -q $db $digits")
     shift 2
 done
 rm -f "$out"/round-*.json

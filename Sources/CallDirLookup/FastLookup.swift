@@ -79,7 +79,7 @@ package struct FastLookup {
             _ = Terminal.failStatus(error)
             return .error
         }
-        lookup.overlay = overlay
+        if let overlay { lookup.overlay = overlay }  // unset: no copy of an Optional (its metadata built at run time)
         kept = lookup
         if numbers == ["-"], let stream {
             do {

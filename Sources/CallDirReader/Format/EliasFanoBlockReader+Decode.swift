@@ -6,7 +6,15 @@ extension EliasFanoBlockReader {
     /// returns how many it decoded: fewer than `count` means the block is damaged (too few set
     /// bits, or a value past `Int64.max`). Order is the caller's to check.
     func decode(into out: UnsafeMutablePointer<Int64>) -> Int {
-        out[0] = base
+        var produced = 0
+        return decode { out[produced] = $0; produced &+= 1; return true }
+    }
+
+    /// The pass of `decode(into:)`, handing each value to `emit` in order (inlined, so no call
+    /// per value) and stopping early when it returns false; returns how many it produced.
+    @inline(__always)
+    func decode(_ emit: (Int64) -> Bool) -> Int {
+        guard emit(base) else { return 1 }
         guard count > 1 else { return 1 }
         guard let start = bytes.baseAddress else { return 1 }
         let maxRel = UInt64(Int64.max &- base)
@@ -27,8 +35,8 @@ extension EliasFanoBlockReader {
                 guard high <= maxHigh else { return produced }
                 let rel = high &<< UInt64(lowBits) | low
                 guard rel <= maxRel else { return produced }
-                out[produced] = base &+ Int64(rel)
                 produced &+= 1
+                guard emit(base &+ Int64(rel)) else { return produced }
                 if produced == count { return produced }
                 word &= word &- 1
             }

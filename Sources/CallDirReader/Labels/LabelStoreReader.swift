@@ -2,9 +2,10 @@ import CKernels
 
 /// Reads one label store section in place (layout: `LabelStoreLayout`). Opening reads only
 /// the 16-byte header and checks the directory's size, so it costs the same whatever the
-/// number of labels. A label block is checked whole (CRC, step table, every label's text) the
-/// first time a label in it is read (unless the whole file was verified); directory entries
-/// are range-checked on use, and a damaged entry selects bytes whose CRC does not match.
+/// number of labels. Unless the whole file was verified, a label block's layout is checked
+/// whole (CRC, step table, label lengths and count) the first time a label in it is read, and
+/// each label's text as it is decoded (`LabelReader.withBytes`); directory entries are
+/// range-checked on use, and a damaged entry selects bytes whose CRC does not match.
 package struct LabelStoreReader {
     package let section: UnsafeRawBufferPointer
     package let count: Int
@@ -57,37 +58,41 @@ package struct LabelStoreReader {
         return bytes
     }
 
-    /// Checks block `b` whole the first time a label in it is read (unless the file was
-    /// verified): what `verify` checks of every block, so a label `verify` would reject is
-    /// never handed out. One check per block per process.
+    /// Checks block `b`'s layout the first time a label in it is read (unless the file was
+    /// verified): what `verify` checks of every block but the labels' text, which a read
+    /// checks as it decodes. One check per block per process.
     @inline(__always)
-    package func validateOnce(_ b: Int, symbols: LabelSymbols, path: String) throws {
-        if !checked.contains(b) { try validate(b, symbols: symbols, path: path) }
+    package func checkLayoutOnce(_ b: Int, path: String) throws {
+        if !checked.contains(b) { try checkLayout(b, path: path) }
     }
 
-    /// Block `b`'s CRC, its step table, its label count, and every label checked as a compile
-    /// checks input labels (`LabelRule`): from its codes (`LabelScan`), decoded with `symbols`
-    /// only when some byte is not printable ASCII. Kept out of line,
+    /// Block `b`'s CRC, its step table, its labels' lengths and their count. Kept out of line,
     /// as are the errors, so that a lookup's common path stays small enough to inline.
     @inline(never)
-    package func validate(_ b: Int, symbols: LabelSymbols, path: String) throws {
-        func damage(_ message: String) -> CallDirError { CallDirError(.corruptIndex, "\(name): block \(b)\(message)", path: path) }
-        let found = try symbols.withScan { scan in
-            try forEachLabel(inBlock: b, path: path) { codes in  // most labels: from their codes alone
-                let problem: RejectReason?
-                switch scan.verdict(codes) {
-                case .fine: return
-                case .undecodable: throw damage(": a label does not decode")
-                case .blank: problem = .emptyLabel
-                case .needsText:
-                    guard let decoded = symbols.withDecoded(codes, { LabelRule.problem($0) }) else { throw damage(": a label does not decode") }
-                    problem = decoded
-                }
-                if let problem { throw damage(": a label is invalid (\(problem.rawValue))") }
-            }
+    package func checkLayout(_ b: Int, path: String) throws {
+        let found = try forEachLabel(inBlock: b, path: path) { _ in }
+        guard found == labels(inBlock: b) else {
+            throw CallDirError(.corruptIndex, "\(name): block \(b) holds \(found) labels, expected \(labels(inBlock: b))", path: path)
         }
-        guard found == labels(inBlock: b) else { throw damage(" holds \(found) labels, expected \(labels(inBlock: b))") }
         checked.insert(b)
+    }
+
+    /// `checkLayout`, then every label decoded with `symbols` and checked as a compile checks
+    /// input labels (`LabelRule`): what `verify` runs on every block.
+    package func validate(_ b: Int, symbols: LabelSymbols, path: String) throws {
+        _ = try forEachLabel(inBlock: b, path: path) { codes in
+            guard let problem = symbols.withDecoded(codes, { LabelKinds.problem($0, kinds: $1) }) else {
+                throw CallDirError(.corruptIndex, "\(name): block \(b): a label does not decode", path: path)
+            }
+            if let problem { throw invalid(block: b, problem, path: path) }
+        }
+        try checkLayout(b, path: path)
+    }
+
+    /// A label `LabelRule` refuses (the same words from `verify` and from a lookup).
+    @inline(never)
+    package func invalid(block b: Int, _ problem: RejectReason, path: String) -> CallDirError {
+        CallDirError(.corruptIndex, "\(name): block \(b): a label is invalid (\(problem.rawValue))", path: path)
     }
 
     @inline(never)
@@ -230,15 +235,11 @@ package struct LabelReader {
         try withBytes(of: ref, check: check, path: path) { text.append(contentsOf: $0) }
     }
 
-    /// Calls `body` with the text of `ref` (valid inside `body` only).
-    package func withBytes<R>(of ref: UInt32, check: Bool, path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        try withText(of: ref, check: check, path: path) { text, _ in try body(text) }
-    }
-
-    /// `withBytes`, also telling `body` whether the text is ASCII (see `LabelSymbols.withDecoded`).
+    /// Calls `body` with the text of `ref` (valid inside `body` only). With `check` (an index
+    /// not verified at open), the label's block layout is checked on first read and the label
+    /// as it is decoded, so a label `verify` would refuse is never handed out.
     @inline(__always)
-    package func withText<R>(of ref: UInt32, check: Bool, path: String,
-                             _ body: (UnsafeRawBufferPointer, _ isASCII: Bool) throws -> R) throws -> R {
+    package func withBytes<R>(of ref: UInt32, check: Bool, path: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         let isStream = LabelRef.isStream(ref)
         let i = Int(ref & ~LabelRef.streamFlag)
         guard i < (isStream ? stream.count : shared.count) else {
@@ -247,10 +248,16 @@ package struct LabelReader {
         }
         let b = i / LabelStoreLayout.labelsPerBlock
         if check {
-            if isStream { try stream.validateOnce(b, symbols: symbols, path: path) } else { try shared.validateOnce(b, symbols: symbols, path: path) }
+            if isStream { try stream.checkLayoutOnce(b, path: path) } else { try shared.checkLayoutOnce(b, path: path) }
         }
         let codes = isStream ? try stream.codes(i, path: path) : try shared.codes(i, path: path)
-        guard let result = try symbols.withDecoded(codes, body) else {
+        let result = try symbols.withDecoded(codes) { text, kinds -> R in
+            if check, let problem = LabelKinds.problem(text, kinds: kinds) {
+                throw isStream ? stream.invalid(block: b, problem, path: path) : shared.invalid(block: b, problem, path: path)
+            }
+            return try body(text)
+        }
+        guard let result else {
             throw CallDirError(.corruptIndex, "\(isStream ? stream.name : shared.name): label \(i) does not decode; run `calldir verify`",
                                path: path)
         }

@@ -10,15 +10,24 @@ package struct LabelSymbols: Sendable {
     /// Symbol bytes, little-endian in a word (unused high bytes zero), and lengths.
     package let words: [UInt64]
     package let lengths: [UInt8]
-    /// Each symbol's `LabelScan.Class`, for checking stored labels without decoding them.
-    package let classes: [UInt8]
+    /// What the decode reads, one entry per code (256): the symbol's word (zero for the escape
+    /// and unknown codes) and its `LabelKinds`, so a code needs no bounds test.
+    let codeWords: [UInt64]
+    let codeKinds: [UInt8]
 
     package var count: Int { lengths.count }
 
     package init(words: [UInt64], lengths: [UInt8]) {
         self.words = words
         self.lengths = lengths
-        classes = zip(words, lengths).map { LabelScan.Class(symbol: $0, length: Int($1)).rawValue }
+        var codeWords = [UInt64](repeating: 0, count: 256), codeKinds = [UInt8](repeating: LabelKinds.unknown, count: 256)
+        for i in words.indices {
+            codeWords[i] = words[i]
+            codeKinds[i] = LabelKinds.of(symbol: words[i], length: Int(lengths[i]))
+        }
+        codeKinds[Int(Self.escape)] = LabelKinds.escape
+        self.codeWords = codeWords
+        self.codeKinds = codeKinds
     }
 
     /// Parses the label-symbols section: u32 count, count u8 lengths (1...8), the symbols'
@@ -34,6 +43,8 @@ package struct LabelSymbols: Sendable {
         guard section.count >= 4 + count else { throw damage("lengths do not fit the section") }
         var words: [UInt64] = []
         var lengths: [UInt8] = []
+        words.reserveCapacity(count)
+        lengths.reserveCapacity(count)
         var at = 4 + count
         for i in 0..<count {
             let length = Int(section[4 + i])
@@ -75,32 +86,31 @@ package struct LabelSymbols: Sendable {
         try withDecoded(codes) { text, _ in try body(text) }
     }
 
-    /// `withDecoded`, also telling `body` whether the text is ASCII: the decode ORs together
-    /// every symbol word and literal it writes, so a lookup that must check the text's UTF-8
-    /// need not read it again for the common case.
+    /// `withDecoded`, also handing `body` the `LabelKinds` of every byte written, ORed, from
+    /// which `LabelKinds.problem` judges the label without reading it again.
     @inline(__always)
-    package func withDecoded<R>(_ codes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, _ isASCII: Bool) throws -> R) rethrows -> R? {
+    package func withDecoded<R>(_ codes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, _ kinds: UInt8) throws -> R) rethrows -> R? {
         let limit = IndexFormat.maxLabelBytes
         return try withUnsafeTemporaryAllocation(byteCount: limit + 16, alignment: 8) { buffer -> R? in
             guard let base = buffer.baseAddress else { return nil }
-            var bits: UInt64 = 0  // every byte written, ORed: bit 7 of some byte set = not ASCII
-            let length: Int? = words.withUnsafeBufferPointer { words in
-                lengths.withUnsafeBufferPointer { lengths in
+            var kinds: UInt8 = 0
+            let length: Int? = codeWords.withUnsafeBufferPointer { words in
+                codeKinds.withUnsafeBufferPointer { table in
                     var at = 0, i = 0
-                    let count = lengths.count
                     while i < codes.count {
                         guard at <= limit else { return nil }
                         let code = Int(codes[i])
-                        if code < count {
-                            let word = words[code]
-                            base.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt64.self)
-                            bits |= word
-                            at &+= Int(lengths[code])
+                        let kind = table[code]
+                        if kind & LabelKinds.notSymbol == 0 {
+                            base.storeBytes(of: words[code].littleEndian, toByteOffset: at, as: UInt64.self)
+                            kinds |= kind
+                            at &+= Int(kind & LabelKinds.lengthMask)
                             i &+= 1
                         } else {
-                            guard code == Int(Self.escape), i &+ 1 < codes.count else { return nil }
-                            base.storeBytes(of: codes[i &+ 1], toByteOffset: at, as: UInt8.self)
-                            bits |= UInt64(codes[i &+ 1])
+                            guard kind == LabelKinds.escape, i &+ 1 < codes.count else { return nil }
+                            let byte = codes[i &+ 1]
+                            base.storeBytes(of: byte, toByteOffset: at, as: UInt8.self)
+                            kinds |= LabelKinds.of(byte: byte)
                             at &+= 1
                             i &+= 2
                         }
@@ -109,7 +119,7 @@ package struct LabelSymbols: Sendable {
                 }
             }
             guard let length else { return nil }
-            return try body(UnsafeRawBufferPointer(start: base, count: length), bits & 0x8080_8080_8080_8080 == 0)
+            return try body(UnsafeRawBufferPointer(start: base, count: length), kinds)
         }
     }
 }

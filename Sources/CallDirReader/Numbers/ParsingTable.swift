@@ -1,17 +1,15 @@
 /// `ParsingRules`' rules and DFAs laid out for the hot path: memory allocated once and never
 /// freed, read through plain pointers (no reference counting, no bounds checks, no lazy global
-/// to check per read). `ParsingRules.table` builds it on first use, so that a lookup which never
-/// parses a field (a plain 11-digit number) does not decode the DFAs.
+/// to check per read). `ParsingRules.table` builds the rules on first use, so that a lookup which
+/// never parses a field (a plain 11-digit number) does not build them; the DFAs are C constants.
 struct ParsingTable: @unchecked Sendable {
     /// 11 entries a state: the next state per digit (0xFFFF: none), then 1 if it accepts.
     let dfa: UnsafePointer<UInt16>
     /// By calling code 0...999; code 0 where no country uses the code.
     let rules: UnsafePointer<ParsingRules.Rules>
 
-    init(rows: [ParsingRules.Row], dfa table: [UInt16]) {
-        let dfa = UnsafeMutablePointer<UInt16>.allocate(capacity: table.count)
-        dfa.initialize(from: table, count: table.count)
-        self.dfa = UnsafePointer(dfa)
+    init(rows: [ParsingRules.Row], dfa: UnsafePointer<UInt16>) {
+        self.dfa = dfa
         let none = ParsingRules.Rules(code: 0, id: 0, patternStart: 0, lengths: 0, localLengths: 0, hasNationalPrefix: false,
                                       literalPrefix: nil, prefixStart: -1, regexPretest: -1)
         let rules = UnsafeMutablePointer<ParsingRules.Rules>.allocate(capacity: 1000)

@@ -71,14 +71,9 @@ extension CallDirIndex {
             view.labelRange = range
         }
         guard let labelRef else { return try body(view) }
-        let check = !isVerified
-        try labels.withText(of: labelRef, check: check, path: path) { text, isASCII in
-            // A verified index holds valid UTF-8 only; else a forged label is repaired as
-            // `String(decoding:)` would, so views and Strings agree byte for byte.
-            guard !check || isASCII || LabelRule.isValidUTF8(text) else {
-                var repaired = String(decoding: text, as: UTF8.self)
-                return try repaired.withUTF8 { view.label = UnsafeRawBufferPointer($0); try body(view) }
-            }
+        // Valid UTF-8: `verify` checked every label of a verified index, `withBytes` checks
+        // this one otherwise (`LabelRule`), so views and Strings agree byte for byte.
+        try labels.withBytes(of: labelRef, check: !isVerified, path: path) { text in
             view.label = text
             try body(view)
         }

@@ -15,8 +15,10 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
     public let checksum: UInt32
     /// True when every checksum and invariant was verified at open.
     public let isVerified: Bool
-    /// The file's format version, "MAJOR.MINOR" (a 2.0 file reads without directory pages).
-    public let formatVersion: String
+    /// The file's format version, "MAJOR.MINOR" (a 2.0 file reads without directory pages);
+    /// made when asked: a one-shot lookup does not format integers.
+    public var formatVersion: String { "\(version.major).\(version.minor)" }
+    private let version: (major: UInt16, minor: UInt16)
     package let sections: SectionMap
     package let blocked: NumberSetReader
     package let identified: NumberSetReader
@@ -36,7 +38,7 @@ public final class CallDirIndex: @unchecked Sendable {  // immutable after init
         self.path = path
         self.file = file
         let header = try FileHeader.decode(bytes, path: path)
-        formatVersion = "\(header.major).\(header.minor)"
+        version = (header.major, header.minor)
         let table = try SectionTable.read(bytes, header: header, path: path)
         sections = table
         checksum = bytes.readLE(UInt32.self, at: bytes.count - IndexFormat.trailerSize)!
@@ -212,12 +214,36 @@ package enum SectionTable {
 /// The sections of an index by kind. A fixed array indexed by kind, not a dictionary:
 /// building a `[SectionKind: SectionEntry]` made the Swift runtime look up `Hashable` among
 /// every conformance in the binary, ~400,000 instructions of a one-shot lookup's 1.8 million.
+/// Nor an `[SectionEntry?]`: the runtime built the metadata of `Optional<SectionEntry>` and of
+/// its array's storage from their mangled names, 35,000 instructions of a one-shot lookup's
+/// 394,000 (issue 46); a non-generic class holds the entries.
 package struct SectionMap {
-    private var entries = [SectionEntry?](repeating: nil, count: 64)
+    private final class Storage {
+        let entries = UnsafeMutablePointer<SectionEntry>.allocate(capacity: 64)  // a trivial type: set entries are initialized over
+        var present: UInt64 = 0  // bit k: entries[k] is set
+
+        func copy() -> Storage {
+            let copy = Storage()
+            copy.entries.initialize(from: entries, count: 64)
+            copy.present = present
+            return copy
+        }
+
+        deinit { entries.deallocate() }
+    }
+
+    private var storage = Storage()
 
     package subscript(kind: SectionKind) -> SectionEntry? {
-        get { entries[Int(kind.rawValue)] }
-        set { entries[Int(kind.rawValue)] = newValue }
+        get {
+            let k = Int(kind.rawValue)
+            return storage.present >> UInt64(k) & 1 != 0 ? storage.entries[k] : nil
+        }
+        set {
+            let k = Int(kind.rawValue)
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            if let newValue { (storage.entries + k).initialize(to: newValue); storage.present |= 1 << UInt64(k) } else { storage.present &= ~(1 << UInt64(k)) }
+        }
     }
 
     /// The bytes of a section `SectionTable.read` found (every required kind is present).

@@ -66,17 +66,15 @@ extension NumberSetReader {
         }
         guard let block = reader(forBlock: b) else { throw damage("is malformed") }
         let limit = b + 1 < blockCount ? first(b + 1) : E164.validValues.upperBound &+ 1
-        let last = try withUnsafeTemporaryAllocation(of: Int64.self, capacity: block.count) { out -> Int64 in
-            let base = out.baseAddress!
-            let produced = block.decode(into: base)
-            guard produced == block.count else { throw damage("decodes \(produced) of \(block.count) numbers") }
-            var previous = base[0]
-            for i in 1..<produced {
-                guard base[i] > previous else { throw damage("numbers are not strictly ascending") }
-                previous = base[i]
-            }
-            return previous
+        // Checked as they decode, not written to a 2 KiB buffer and read again (issue 46).
+        var last = Int64.min, ascending = true
+        let produced = block.decode { value in
+            ascending = value > last
+            last = value
+            return ascending
         }
+        guard ascending else { throw damage("numbers are not strictly ascending") }
+        guard produced == block.count else { throw damage("decodes \(produced) of \(block.count) numbers") }
         guard last < limit else { throw damage("numbers reach the next block's first number or past the valid numbers") }
         var sharedLabels = Int.max
         if identified, let labelCounts {

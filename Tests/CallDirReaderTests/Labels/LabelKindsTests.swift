@@ -2,10 +2,10 @@ import Testing
 @testable import CallDirReader
 import TestSupport
 
-/// `LabelScan`, the codes-only check a label block's first read runs on every label, says what
-/// decoding the label and asking `LabelRule` says: the same labels refused, for the same reason.
-@Suite("Label scan (codes-only label check)")
-struct LabelScanTests {
+/// `LabelKinds`, the check a read runs on each label from the kinds its decode gathered, says
+/// what decoding the label and asking `LabelRule` says: the same labels refused, for the same reason.
+@Suite("Label kinds (the check of a decoded label)")
+struct LabelKindsTests {
     /// Symbols that put every class of byte in a label: printable, spaces, tab, newline, DEL,
     /// C1 controls written as UTF-8, valid and broken UTF-8, mixed symbols of 8 bytes.
     static let symbolTexts: [[UInt8]] = [
@@ -18,28 +18,22 @@ struct LabelScanTests {
         words: symbolTexts.map { $0.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) } },
         lengths: symbolTexts.map { UInt8($0.count) })
 
-    /// What `LabelStoreReader.validate` said of a label before the scan: the decode, then the rule.
+    /// What `LabelStoreReader.validate` said of a label before the kinds: the decode, then the rule.
     static func decodedVerdict(_ codes: [UInt8]) -> String {
         var text: [UInt8] = []
         guard codes.withUnsafeBytes({ symbols.decode($0, into: &text) }) else { return "does not decode" }
         return text.withUnsafeBytes { LabelRule.problem($0) }?.rawValue ?? "fine"
     }
 
-    /// The scan's verdict, finished as `validate` finishes it (decoding only for `needsText`).
+    /// The verdict from the decode's kinds, as a read and `validate` give it.
     static func scannedVerdict(_ codes: [UInt8]) -> String {
         codes.withUnsafeBytes { codes -> String in
-            switch symbols.withScan({ $0.verdict(codes) }) {
-            case .fine: return "fine"
-            case .undecodable: return "does not decode"
-            case .blank: return RejectReason.emptyLabel.rawValue
-            case .needsText:
-                guard let problem = symbols.withDecoded(codes, { LabelRule.problem($0) }) else { return "does not decode" }
-                return problem?.rawValue ?? "fine"
-            }
+            guard let problem = symbols.withDecoded(codes, { LabelKinds.problem($0, kinds: $1) }) else { return "does not decode" }
+            return problem?.rawValue ?? "fine"
         }
     }
 
-    @Test("random code strings over an adversarial table: the scan agrees with decode + LabelRule")
+    @Test("random code strings over an adversarial table: the kinds agree with decode + LabelRule")
     func agreesWithDecoding() {
         var rng = SeededGenerator(seed: 39)
         let count = Self.symbolTexts.count
