@@ -35,6 +35,10 @@ struct SimulateCommand: ParsableCommand {
         'remove-all-blocking', 'remove-all-identification', and 'end', 'kill' or 'expire' to \
         finish a request. It prints each request's outcome and what the device holds.
 
+        With --shards DIR/shards.json (calldir shard) every shard loads into an extension of \
+        its own, one store each, as an app with several extensions loads them; it prints \
+        each extension's requests and entries, and what one failed request costs.
+
         With --personal FILE and/or --contacts FILE.vcf the device loads the list with the \
         user's layer on top (docs/CALLKIT.md, "The user's layer"): contacts and allowed \
         numbers (allowances not yet expired) are never blocked nor labelled, the user's \
@@ -50,6 +54,7 @@ struct SimulateCommand: ParsableCommand {
           calldir simulate --json
           calldir simulate fr.calldir --personal personal.txt --contacts contacts.vcf --country FR
           calldir simulate --calls my-extension-calls.txt
+          calldir simulate --shards shards/shards.json
         """
     )
 
@@ -70,6 +75,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Replay a script of CallKit calls (see above) instead of loading an index.", valueName: "file"), completion: .file())
     var calls: String?
 
+    @Option(help: ArgumentHelp("Load every shard of this manifest (calldir shard) into an extension of its own.", valueName: "manifest"), completion: .file())
+    var shards: String?
+
     @Flag(help: "Print the result as one JSON object.")
     var json = false
 
@@ -87,6 +95,10 @@ struct SimulateCommand: ParsableCommand {
             || personalOptions.contacts != nil {
             throw ValidationError("--calls replays a script: give no index, --from, --personal or --contacts with it.")
         }
+        if shards != nil, index != nil || indexArgument != nil || from != nil || calls != nil || personalOptions.personal != nil
+            || personalOptions.contacts != nil {
+            throw ValidationError("--shards loads the manifest's shards: give no index, --from, --calls, --personal or --contacts with it.")
+        }
     }
 
     func run() throws {
@@ -97,6 +109,18 @@ struct SimulateCommand: ParsableCommand {
             out.write(result.output)
             out.flush()
             if !result.ok { throw ExitCode(.negativeAnswer) }
+            return
+        }
+        if let shards {
+            let run: ShardedRun
+            do { run = try ShardedRun(manifestPath: shards, requestSize: requestSize) } catch { throw Terminal.fail(error) }
+            var out = StdoutBuffer()
+            out.write(json ? run.json.rendered() + "\n" : run.text)
+            out.flush()
+            if let problem = run.problem {
+                Terminal.error(problem)
+                throw ExitCode(.negativeAnswer)
+            }
             return
         }
         let path = index ?? indexArgument ?? DefaultIndex.path
@@ -174,7 +198,7 @@ struct SimulateCommand: ParsableCommand {
 }
 
 /// The index a simulated update starts from, loaded completely first.
-private struct Previous {
+struct Previous {
     let index: CallDirIndex
     let path: String
     let requests: Int
@@ -182,7 +206,7 @@ private struct Previous {
 }
 
 /// One simulated load or update, printed as text or JSON.
-private struct Run {
+struct Run {
     let index: CallDirIndex
     let path: String
     /// Device entries of the index, with the user's layer when there is one.

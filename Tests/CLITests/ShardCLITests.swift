@@ -25,6 +25,12 @@ struct ShardCLITests {
         for n: Int64 in [33_100_000_000, 33_100_000_021, 33_100_020_993, 33_200_005_000, 33_200_010_000] {
             #expect(try set.lookup(n).action == index.lookup(n).action && set.lookup(n).label == index.lookup(n).label, "\(n)")
         }
+        // Each shard in an extension of its own: every entry held once, a failure costs one shard.
+        let simulated = try CLI.run(["simulate", "--shards", folder.file("size/shards.json")])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        #expect(simulated.stdout.contains("com.example.Blocker.2  shard-2.calldir  blocking+identification  4,000 entries in 1 request"))
+        #expect(simulated.stdout.contains("4 extensions hold 13,500 entries") && simulated.stdout.contains("at most 4,000 entries to send again"),
+                "\(simulated.stdout)")
         let byKind = try CLI.run(["shard", "--index", list, "--by", "kind", "--extension-prefix", "com.example.Blocker",
                                   "-o", folder.file("kind"), "--json"])
         #expect(byKind.status == 0 && byKind.stdout == String(decoding: fileBytes(folder.file("kind/shards.json")), as: UTF8.self))
