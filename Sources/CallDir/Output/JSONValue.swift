@@ -52,27 +52,3 @@ package enum JSONValue: Sendable, Equatable {
         out += String(decoding: bytes, as: UTF8.self)
     }
 }
-
-extension LookupResult {
-    /// The JSON shape shared by `calldir lookup --json` and the daemon (which put `input`
-    /// before it).
-    package var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("valid", .bool(true)),
-            ("number", .string("+\(number)")),
-            ("e164", .int(number)),
-            ("action", .string(action.rawValue)),
-            ("blocked", .bool(blocked != nil)),
-        ]
-        if let blocked { members.append(("blockedMatch", .string(blocked.rawValue))) }
-        if let r = blockedRange { members.append(("blockedRange", r.json)) }
-        members.append(("label", label.map { .string($0) } ?? .null))
-        if let labelMatch { members.append(("labelMatch", .string(labelMatch.rawValue))) }
-        if let r = labelRange { members.append(("labelRange", r.json)) }
-        return .object(members)
-    }
-}
-
-extension NumberRange {
-    package var json: JSONValue { .object([("first", .int(first)), ("last", .int(last))]) }
-}
