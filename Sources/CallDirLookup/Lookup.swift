@@ -86,7 +86,7 @@ package final class Lookup {
         let given = input.map(AnswerInput.text) ?? .e164
         result.withView { view in
             if json {
-                out.writeJSONLine(maxBytes: JSONWriter.answerBound(view, input: given, personal: names)) { w in
+                out.writeJSONLine(maxBytes: JSONWriter.answerBound(view, input: given, personal: names, index: nil)) { w in
                     w.answer(view, input: given, personal: names)
                 }
             } else {

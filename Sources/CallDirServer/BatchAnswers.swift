@@ -64,10 +64,10 @@ struct BatchAnswers {
         case .identify: tally.identify += 1
         case .allow: tally.allow += 1
         }
-        let input = inputs[next], first = next == 0
-        out.writeRaw(maxBytes: 1 + JSONWriter.answerBound(result, input: .text(input))) { w in
+        let input = AnswerInput.text(inputs[next]), first = next == 0
+        out.writeRaw(maxBytes: 1 + JSONWriter.answerBound(result, input: input)) { w in
             if !first { w.byte(UInt8(ascii: ",")) }
-            w.answer(result, input: .text(input))
+            w.answer(result, input: input)
         }
         next += 1
     }

@@ -101,7 +101,7 @@ package struct Router: Responder {
         if format != .json { return verdict(result.action, label: result.label, format: format) }
         let identity = loaded.identity
         let body = result.withView { view in
-            let bound = JSONWriter.answerBound(view, input: .text(input), index: identity)
+            let bound = JSONWriter.answerBound(view, input: .text(input), personal: nil, index: identity)
             var body = allocator.buffer(capacity: bound)
             body.writeRaw(maxBytes: bound) { $0.answer(view, input: .text(input), index: identity) }
             return body
