@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// The feed's manifest (FEED-PROTOCOL.md): what the feed currently publishes, signed.
 /// Its bytes are what the signature covers, so a reader verifies the bytes first and parses
 /// them after; the publisher renders them once and never re-renders a received manifest.
@@ -92,14 +94,14 @@ public struct FeedManifest: Sendable, Equatable {
     /// The exact bytes published (and signed): pretty JSON, members in a fixed order, a final newline.
     /// Without a feed id, the format-1 form (what older publishers wrote; tests replay it).
     public func rendered() -> [UInt8] {
-        let head: [(String, FeedJSON)] = feed.map { [("format", .int(FeedManifest.formatVersion)), ("feed", .string($0))] }
+        let head: [(String, JSONValue)] = feed.map { [("format", .int(FeedManifest.formatVersion)), ("feed", .string($0))] }
             ?? [("format", .int(1))]
-        let json = FeedJSON.object(head + [
+        let json = JSONValue.object(head + [
             ("serial", .int(serial)),
             ("created", .string(FeedText.timestamp(created))),
             ("expires", .string(FeedText.timestamp(expires))),
             ("keyId", .string(keyId)),
-        ] + (root > 1 ? [("root", FeedJSON.int(root))] : []) + [
+        ] + (root > 1 ? [("root", JSONValue.int(root))] : []) + [
             ("index", .object([
                 ("path", .string(index.path)), ("size", .int(index.size)), ("sha256", .string(index.sha256)),
                 ("crc32", .string(index.crc32)), ("deviceEntries", .int(index.deviceEntries)),
@@ -116,20 +118,20 @@ public struct FeedManifest: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8], name: String = FeedManifest.fileName) throws -> FeedManifest {
         let json = try FeedJSON.parse(bytes, name: name)
         func fail(_ what: String) -> FeedError { FeedError(.manifest, what, path: name) }
-        func int(_ o: FeedJSON, _ key: String, _ where_: String, min: Int64 = 0) throws -> Int64 {
+        func int(_ o: JSONValue, _ key: String, _ where_: String, min: Int64 = 0) throws -> Int64 {
             guard case .int(let v)? = o[key], v >= min else { throw fail("\(where_)\"\(key)\" must be an integer >= \(min)") }
             return v
         }
-        func string(_ o: FeedJSON, _ key: String, _ where_: String) throws -> String {
+        func string(_ o: JSONValue, _ key: String, _ where_: String) throws -> String {
             guard case .string(let v)? = o[key] else { throw fail("\(where_)\"\(key)\" must be a string") }
             return v
         }
-        func digest(_ o: FeedJSON, _ key: String, _ where_: String) throws -> String {
+        func digest(_ o: JSONValue, _ key: String, _ where_: String) throws -> String {
             let v = try string(o, key, where_)
             guard FeedText.bytes(hex: v, count: 32) != nil else { throw fail("\(where_)\"\(key)\" must be 64 lower-case hex digits") }
             return v
         }
-        func path(_ o: FeedJSON, _ where_: String) throws -> String {
+        func path(_ o: JSONValue, _ where_: String) throws -> String {
             let v = try string(o, "path", where_)
             // Relative to the feed folder, one or two plain components: never "..", never absolute.
             let parts = v.split(separator: "/", omittingEmptySubsequences: false)

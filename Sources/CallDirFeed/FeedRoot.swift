@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// The keys a follower trusts, as TUF's root (FEED-PROTOCOL.md, "Key rotation"): version 1 is the
 /// `--trusted-key` set a follower is configured with; each later version is a rotation
 /// statement in the feed folder, `root/<version>.json` with `root/<version>.json.sig`, signed
@@ -29,8 +31,8 @@ public struct FeedRoot: Sendable, Equatable {
 
     /// A rotation statement's bytes (what both keys sign).
     public func rendered(feed: String?) -> [UInt8] {
-        let json = FeedJSON.object([
-            ("format", .int(1)), ("feed", feed.map { FeedJSON.string($0) } ?? .null), ("version", .int(version)),
+        let json = JSONValue.object([
+            ("format", .int(1)), ("feed", feed.map { JSONValue.string($0) } ?? .null), ("version", .int(version)),
             ("keys", .array(keys.map { .string($0.text) })), ("serial", .int(serial)),
         ])
         return Array((json.rendered(pretty: true) + "\n").utf8)

@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// What is installed, recorded beside the index (`<index>.feed-state`, FEED-PROTOCOL.md): the serial
 /// and SHA-256 of the manifest whose index is installed (or being installed: the state is
 /// written before the index is renamed into place), the key that signed it, the feed it names
@@ -39,13 +41,13 @@ public struct FeedState: Sendable, Equatable {
 
     /// The state file's bytes (FORMAT.md, "Update feed").
     public func rendered() -> [UInt8] {
-        let json = FeedJSON.object([
-            ("format", .int(FeedState.formatVersion)), ("feed", feed.map { FeedJSON.string($0) } ?? .null), ("serial", .int(serial)),
+        let json = JSONValue.object([
+            ("format", .int(FeedState.formatVersion)), ("feed", feed.map { JSONValue.string($0) } ?? .null), ("serial", .int(serial)),
             ("sha256", .string(sha256)), ("keyId", .string(keyId)), ("manifestCreated", .string(FeedText.timestamp(manifestCreated))),
-            ("expires", expires.map { FeedJSON.string(FeedText.timestamp($0)) } ?? .null),
+            ("expires", expires.map { JSONValue.string(FeedText.timestamp($0)) } ?? .null),
             ("installed", .string(FeedText.timestamp(installed))),
             ("root", root.map { r in
-                FeedJSON.object([("version", .int(r.version)), ("keys", .array(r.keys.map { .string($0.text) })), ("serial", .int(r.serial))])
+                JSONValue.object([("version", .int(r.version)), ("keys", .array(r.keys.map { .string($0.text) })), ("serial", .int(r.serial))])
             } ?? .null),
         ])
         return Array((json.rendered(pretty: true) + "\n").utf8)
@@ -84,7 +86,7 @@ public struct FeedState: Sendable, Equatable {
         return state
     }
 
-    private static func parseRoot(_ json: FeedJSON?, name: String) throws -> FeedRoot? {
+    private static func parseRoot(_ json: JSONValue?, name: String) throws -> FeedRoot? {
         guard let json, json != .null else { return nil }
         guard case .int(let version)? = json["version"], version >= 2, case .int(let serial)? = json["serial"],
               case .array(let items)? = json["keys"], !items.isEmpty else {

@@ -107,23 +107,43 @@ package enum FeedPublisher {
         let stored = IndexStore(new, to: feed + "/" + indexPath)
         let entry = FeedManifest.IndexEntry(path: indexPath, size: Int64(new.file.bytes.count), sha256: sha,
                                             crc32: FeedFiles.crcText(new.checksum), deviceEntries: new.metadata.deviceEntries)
-
-        // 2. A delta from each of the last `keep` published indexes still in the folder.
-        var bases: [String] = []
-        if let previous {
-            for candidate in [previous.index.sha256] + previous.deltas.map(\.from)
-            where candidate != sha && !bases.contains(candidate) && Syscalls.exists(feed + "/index/\(candidate).calldir") {
-                bases.append(candidate)
-            }
-        }
         var outcome = Outcome(manifest: FeedManifest(feed: feedId, serial: serial, created: options.now, expires: options.now + options.expiresAfter,
                                                      keyId: key.publicKey.keyId, index: entry, deltas: []))
         outcome.manifest.root = rootVersion
-        // Yesterday's index (when a base) is diffed; every older base's delta is composed from
-        // the one to yesterday this folder already holds and that diff (DeltaComposer), which
-        // reads a few changed numbers instead of every number of both indexes again. A base
-        // without a usable delta to yesterday is diffed. Each stage runs on every core.
-        let wanted = Array(bases.prefix(options.keep))
+
+        // 2. A delta from each of the last `keep` published indexes still in the folder.
+        let bases = Array(deltaBases(previous: previous, sha: sha, feed: feed).prefix(options.keep))
+        try makeDeltas(from: bases, to: new, stored: stored, sha: sha, feed: feed, options: options, previous: previous, into: &outcome)
+
+        // 3. The manifest (kept in history/ for pruning), then its signature.
+        try publishManifest(outcome.manifest, replacing: previousBytes, feed: feed, key: key, options: options)
+
+        // 4. Prune what no manifest of the grace period (nor this one, nor the previous one) names.
+        outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace,
+                                   keeping: [outcome.manifest] + (previous.map { [$0] } ?? []))
+        return outcome
+    }
+
+    /// The indexes a delta may start from, newest first: the previous manifest's index and the
+    /// bases of its deltas, each once, not NEW itself, and still in the folder.
+    static func deltaBases(previous: FeedManifest?, sha: String, feed: String) -> [String] {
+        guard let previous else { return [] }
+        var bases: [String] = []
+        for candidate in [previous.index.sha256] + previous.deltas.map(\.from)
+        where candidate != sha && !bases.contains(candidate) && Syscalls.exists(feed + "/index/\(candidate).calldir") {
+            bases.append(candidate)
+        }
+        return bases
+    }
+
+    /// The deltas from `wanted` to NEW, into the outcome's manifest in `wanted`'s order: those
+    /// the previous manifest already lists are kept; yesterday's index (when a base) is diffed;
+    /// every older base's delta is composed from the one to yesterday this folder already holds
+    /// and that diff (DeltaComposer), which reads a few changed numbers instead of every number
+    /// of both indexes again. A base without a usable delta to yesterday is diffed. Each stage
+    /// runs on every core. Waits for `stored` (NEW verified and copied) before composing.
+    private static func makeDeltas(from wanted: [String], to new: CallDirIndex, stored: IndexStore, sha: String, feed: String,
+                                   options: Options, previous: FeedManifest?, into outcome: inout Outcome) throws {
         let reused = wanted.map { base in previous?.deltas.first { $0.from == base && $0.to == sha } }
         let todo = wanted.indices.filter { reused[$0] == nil }
         let chain = previous.flatMap { previous in
@@ -161,12 +181,16 @@ package enum FeedPublisher {
             outcome.newDeltas += 1
         }
         outcome.composedDeltas = composed.count
+    }
 
-        // 3. The manifest (kept in history/ for pruning), then its signature.
-        let bytes = outcome.manifest.rendered()
-        try FeedFiles.publish(bytes, to: feed + "/\(historyFolder)/\(serial).json", role: "the manifest's history copy")
+    /// Publishes `manifest` (its history copy first), then its signature. While a previous
+    /// manifest is replaced, the signature file is valid for both for the moment between the
+    /// two renames.
+    private static func publishManifest(_ manifest: FeedManifest, replacing previousBytes: [UInt8]?, feed: String,
+                                        key: FeedPrivateKey, options: Options) throws {
+        let bytes = manifest.rendered()
+        try FeedFiles.publish(bytes, to: feed + "/\(historyFolder)/\(manifest.serial).json", role: "the manifest's history copy")
         if let previousBytes {
-            // For the moment between the two renames: a signature file valid for both manifests.
             let signers = [key] + (options.rotateFrom.map { [$0] } ?? [])
             try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: signers) + FeedSignature.render(manifest: bytes, keys: [key]),
                                   to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
@@ -174,11 +198,6 @@ package enum FeedPublisher {
         try FeedFiles.publish(bytes, to: feed + "/" + FeedManifest.fileName, role: "the manifest")
         try FeedFiles.publish(try FeedSignature.render(manifest: bytes, keys: [key]),
                               to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
-
-        // 4. Prune what no manifest of the grace period (nor this one, nor the previous one) names.
-        outcome.pruned = try prune(feed: feed, now: options.now, grace: options.grace,
-                                   keeping: [outcome.manifest] + (previous.map { [$0] } ?? []))
-        return outcome
     }
 
     /// The previous manifest's serial + 1, or past history/'s when the manifest was removed by

@@ -66,10 +66,11 @@ package final class Lookup {
         if json {
             let input = input ?? "+\(number)"
             out.writeJSONLine(maxBytes: 32 + JSONWriter.stringBound(input) + JSONWriter.stringBound(reason)) { w in
-                w.text("\"input\":")
+                w.text("{\"input\":")
                 w.string(input)
                 w.text(",\"error\":")
                 w.string(reason)
+                w.byte(UInt8(ascii: "}"))
             }
         } else {
             let line = "+\(max(0, number))  error (\(reason))".utf8.map { $0 < 0x20 ? 0x20 : $0 } + [0x0A]
@@ -82,21 +83,11 @@ package final class Lookup {
     private func writeWithLayer(_ result: LookupResult, rules: [PersonalOverlay.Rule], input: String?) {
         if !result.isListed { unlisted = true }
         let names = rules.map(\.rawValue)
+        let given = input.map(AnswerInput.text) ?? .e164
         result.withView { view in
             if json {
-                let text = input ?? "+\(result.number)"
-                out.writeJSONLine(maxBytes: JSONWriter.lookupBound(view) + 64 + JSONWriter.stringBound(text) + 16 * names.count) { w in
-                    w.text("\"input\":")
-                    w.string(text)
-                    w.byte(UInt8(ascii: ","))
-                    w.lookupMembers(view)
-                    guard !names.isEmpty else { return }
-                    w.text(",\"personal\":[")
-                    for (i, name) in names.enumerated() {
-                        if i > 0 { w.byte(UInt8(ascii: ",")) }
-                        w.string(name)
-                    }
-                    w.byte(UInt8(ascii: "]"))
+                out.writeJSONLine(maxBytes: JSONWriter.answerBound(view, input: given, personal: names, index: nil)) { w in
+                    w.answer(view, input: given, personal: names)
                 }
             } else {
                 out.writeLine(view, notes: names)
@@ -119,17 +110,9 @@ package final class Lookup {
     /// JSON's `input`; nil writes the number's E.164 form there.
     package func write(_ result: LookupResultView, input: UnsafeRawBufferPointer? = nil, to buffer: inout StdoutBuffer) {
         if json {
-            buffer.writeJSONLine(maxBytes: JSONWriter.lookupBound(result) + 32 + 6 * (input?.count ?? 0)) { w in
-                w.text("\"input\":")
-                if let input {
-                    w.string(utf8: input)
-                } else {
-                    w.text("\"+")
-                    w.decimal(result.number)
-                    w.byte(UInt8(ascii: "\""))
-                }
-                w.byte(UInt8(ascii: ","))
-                w.lookupMembers(result)
+            let given = input.map(AnswerInput.utf8) ?? .e164
+            buffer.writeJSONLine(maxBytes: JSONWriter.answerBound(result, input: given)) { w in
+                w.answer(result, input: given)
             }
         } else {
             buffer.writeLine(result)
@@ -142,11 +125,8 @@ package final class Lookup {
         if action == .allow { unlisted = true }
         if json {
             let message = normalizer.explain(input, reason)  // the rule for this input
-            out.writeJSONLine(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(message: message)) { w in
-                w.text("\"input\":")
-                w.string(input)
-                w.byte(UInt8(ascii: ","))
-                w.notANumberMembers(reason, message: message, action: action)
+            out.writeJSONLine(maxBytes: JSONWriter.notANumberAnswerBound(input: input, message: message)) { w in
+                w.notANumberAnswer(input: input, reason, message: message, action: action)
             }
         } else {
             out.writeLine(input: input, reason: reason, action: action)

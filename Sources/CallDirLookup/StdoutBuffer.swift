@@ -24,12 +24,11 @@ package struct StdoutBuffer {
         if self.bytes.count >= 1 << 16 { flush() }
     }
 
-    /// `{` + what `members` writes + `}` and a newline, straight into the buffer.
-    package mutating func writeJSONLine(maxBytes: Int, _ members: (inout JSONWriter) -> Void) {
-        bytes.appendJSON(maxBytes: maxBytes + 3) { w in
-            w.byte(UInt8(ascii: "{"))
-            members(&w)
-            w.text("}\n")
+    /// What `object` writes (at most `maxBytes`) and a newline, straight into the buffer.
+    package mutating func writeJSONLine(maxBytes: Int, _ object: (inout JSONWriter) -> Void) {
+        bytes.appendJSON(maxBytes: maxBytes + 1) { w in
+            object(&w)
+            w.byte(UInt8(ascii: "\n"))
         }
         if bytes.count >= 1 << 16 { flush() }
     }

@@ -48,13 +48,9 @@ struct BatchAnswers {
             tally.invalid += 1
             let input = inputs[next], first = next == 0, action = policy.action(for: reason)
             let message = normalizer.explain(input, reason)
-            out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(message: message)) { w in
+            out.writeRaw(maxBytes: 1 + JSONWriter.notANumberAnswerBound(input: input, message: message)) { w in
                 if !first { w.byte(UInt8(ascii: ",")) }
-                w.text("{\"input\":")
-                w.string(input)
-                w.byte(UInt8(ascii: ","))
-                w.notANumberMembers(reason, message: message, action: action)
-                w.byte(UInt8(ascii: "}"))
+                w.notANumberAnswer(input: input, reason, message: message, action: action)
             }
             next += 1
         }
@@ -68,14 +64,10 @@ struct BatchAnswers {
         case .identify: tally.identify += 1
         case .allow: tally.allow += 1
         }
-        let input = inputs[next], first = next == 0
-        out.writeRaw(maxBytes: 16 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result)) { w in
+        let input = AnswerInput.text(inputs[next]), first = next == 0
+        out.writeRaw(maxBytes: 1 + JSONWriter.answerBound(result, input: input)) { w in
             if !first { w.byte(UInt8(ascii: ",")) }
-            w.text("{\"input\":")
-            w.string(input)
-            w.byte(UInt8(ascii: ","))
-            w.lookupMembers(result)
-            w.byte(UInt8(ascii: "}"))
+            w.answer(result, input: input)
         }
         next += 1
     }

@@ -65,11 +65,6 @@ package final class ReloadWatcher: Sendable {
         sources.withLock { $0.all += add.all }
     }
 
-    /// Asks for a reload check now, on the watcher's queue (tests, and callers without signals).
-    package func checkNow() {
-        queue.async { [holder] in holder.reloadIfReplaced() }
-    }
-
     package func stop() {
         let running = sources.withLock { sources in
             defer { sources.all.removeAll() }

@@ -100,16 +100,11 @@ package struct Router: Responder {
         }
         if format != .json { return verdict(result.action, label: result.label, format: format) }
         let identity = loaded.identity
-        let bound = 32 + JSONWriter.stringBound(input) + JSONWriter.lookupBound(result) + identity.count
-        var body = allocator.buffer(capacity: bound)
-        body.writeRaw(maxBytes: bound) { out in
-            out.text("{\"input\":")
-            out.string(input)
-            out.byte(UInt8(ascii: ","))
-            out.lookupMembers(result)
-            out.text(",\"index\":")
-            identity.withUnsafeBytes { out.bytes($0) }
-            out.byte(UInt8(ascii: "}"))
+        let body = result.withView { view in
+            let bound = JSONWriter.answerBound(view, input: .text(input), personal: nil, index: identity)
+            var body = allocator.buffer(capacity: bound)
+            body.writeRaw(maxBytes: bound) { $0.answer(view, input: .text(input), index: identity) }
+            return body
         }
         return Response(status: .ok, body: body, route: .lookup)
     }
@@ -122,17 +117,9 @@ package struct Router: Responder {
         let action = policy.action(for: reason)
         if format != .json { return verdict(action.verdict, label: nil, format: format) }
         let message = normalizer.explain(input, reason)  // the rule for this input
-        let bound = 32 + JSONWriter.stringBound(input) + JSONWriter.notANumberBound(message: message) + loaded.identity.count
+        let bound = JSONWriter.notANumberAnswerBound(input: input, message: message, index: loaded.identity)
         var body = allocator.buffer(capacity: bound)
-        body.writeRaw(maxBytes: bound) { out in
-            out.text("{\"input\":")
-            out.string(input)
-            out.byte(UInt8(ascii: ","))
-            out.notANumberMembers(reason, message: message, action: action)
-            out.text(",\"index\":")
-            loaded.identity.withUnsafeBytes { out.bytes($0) }
-            out.byte(UInt8(ascii: "}"))
-        }
+        body.writeRaw(maxBytes: bound) { $0.notANumberAnswer(input: input, reason, message: message, action: action, index: loaded.identity) }
         return Response(status: .ok, body: body, route: .lookup)
     }
 

@@ -161,3 +161,7 @@ extension DiffReport {
         ])
     }
 }
+
+private extension NumberRange {
+    var json: JSONValue { .object([("first", .int(first)), ("last", .int(last))]) }
+}

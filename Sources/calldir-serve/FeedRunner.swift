@@ -82,7 +82,7 @@ enum FeedRunner {
         let outcome = try FeedPublisher.publish(index: options.index, feed: options.feed, key: key, options: settings)
         let m = outcome.manifest
         if options.json {
-            say(1, FeedJSON.object([
+            say(1, JSONValue.object([
                 ("feed", .string(options.feed)), ("feedId", .string(m.feed ?? "")), ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)),
                 ("size", .int(m.index.size)), ("expires", .string(FeedText.timestamp(m.expires))),
                 ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
@@ -128,10 +128,10 @@ enum FeedRunner {
         if terminal { say(2, "\r\u{1B}[K") }
         switch result {
         case .upToDate(let serial):
-            say(1, options.json ? "{\"index\":\(FeedJSON.string(index).rendered()),\"serial\":\(serial),\"updated\":false}\n"
+            say(1, options.json ? "{\"index\":\(JSONValue.string(index).rendered()),\"serial\":\(serial),\"updated\":false}\n"
                                 : "up to date: \(index) is at serial \(serial)\n")
         case .installed(let serial, let viaDelta, let downloaded):
-            say(1, options.json ? "{\"index\":\(FeedJSON.string(index).rendered()),\"serial\":\(serial),\"updated\":true,"
+            say(1, options.json ? "{\"index\":\(JSONValue.string(index).rendered()),\"serial\":\(serial),\"updated\":true,"
                                   + "\"via\":\"\(viaDelta ? "delta" : "full")\",\"downloaded\":\(downloaded)}\n"
                                 : "updated: \(index) is at serial \(serial) (\(viaDelta ? "delta" : "full index"), \(downloaded) bytes downloaded)\n")
         }
@@ -142,7 +142,7 @@ enum FeedRunner {
         let feed = options.feed, version = Int64(options.keys.rootVersion)
         let report = try runBlocking { try await FeedFolderCheck.run(feed: feed, trusted: keys, trustedVersion: version) }
         let m = report.manifest
-        say(1, options.json ? FeedJSON.object([("feed", .string(feed)), ("ok", .bool(true)), ("feedId", m.feed.map { FeedJSON.string($0) } ?? .null),
+        say(1, options.json ? JSONValue.object([("feed", .string(feed)), ("ok", .bool(true)), ("feedId", m.feed.map { JSONValue.string($0) } ?? .null),
                                                ("serial", .int(m.serial)),
                                                ("expires", .string(FeedText.timestamp(m.expires))),
                                                ("files", .int(Int64(report.checkedFiles)))]).rendered() + "\n"

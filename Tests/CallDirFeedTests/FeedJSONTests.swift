@@ -1,12 +1,15 @@
+import CallDir
 import CallDirFeed
+import CallDirReader
 import Testing
 
 /// The feed's JSON as a thin layer over the reader's JSON core (`JSONScanner` reads its tokens,
-/// `JSONWriter` escapes its strings): RFC 8259 as the lists and batch bodies read it, plus the
-/// feed's own rules.
+/// `JSONWriter` escapes its strings, `JSONValue` is the tree): RFC 8259 as the lists and batch
+/// bodies read it, plus the feed's own rules. This file imports the compiler too: one
+/// `JSONValue` (no ambiguity) is what the compiler's reports and the feed's files share.
 @Suite("Feed JSON over the one JSON core")
 struct FeedJSONTests {
-    static func parse(_ text: String) throws -> FeedJSON { try FeedJSON.parse(Array(text.utf8), name: "manifest.json") }
+    static func parse(_ text: String) throws -> JSONValue { try FeedJSON.parse(Array(text.utf8), name: "manifest.json") }
 
     static func refusal(_ text: String) -> String? {
         do { _ = try parse(text); return nil } catch let error as FeedError {
@@ -44,7 +47,7 @@ struct FeedJSONTests {
 
     @Test("written and read back byte for byte, control characters escaped as every JSON answer escapes them")
     func roundTrip() throws {
-        let value = FeedJSON.object([
+        let value = JSONValue.object([
             ("text", .string("quote \" backslash \\ tab \t line \n return \r bell \u{7} é 😀")),
             ("n", .int(-42)), ("list", .array([.bool(true), .bool(false), .null, .array([]), .object([])])),
         ])
@@ -52,5 +55,15 @@ struct FeedJSONTests {
         #expect(text == #"{"text":"quote \" backslash \\ tab \t line \n return \r bell \u0007 é 😀","n":-42,"list":[true,false,null,[],{}]}"#)
         #expect(try Self.parse(text) == value)
         #expect(try Self.parse(value.rendered(pretty: true)) == value)
+    }
+
+    @Test("one value type: a report with fractions is read back whole by the reader's default rules, refused by the feed's")
+    func oneValueType() throws {
+        let report = JSONValue.object([("seconds", .double(0.25)), ("rows", .int(3)), ("ok", .bool(true)), ("path", .string("a\"b"))])
+        let text = report.rendered()
+        let read = try Array(text.utf8).withUnsafeBytes { try JSONValue.parse(ByteCursor(memory: $0, name: "report.json")) }
+        #expect(read == report)
+        #expect(read["seconds"] == .double(0.25) && read["rows"] == .int(3))
+        #expect(Self.refusal(text)?.contains("only integers") == true)
     }
 }

@@ -1,4 +1,5 @@
 import CallDirFeed
+import CallDirReader
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct FeedProtocolDocTests {
     }
 
     /// Every object member name in `json`, at any depth.
-    static func members(_ json: FeedJSON) -> Set<String> {
+    static func members(_ json: JSONValue) -> Set<String> {
         switch json {
         case .object(let pairs): return pairs.reduce(into: Set(pairs.map(\.0))) { $0.formUnion(members($1.1)) }
         case .array(let items): return items.reduce(into: []) { $0.formUnion(members($1)) }

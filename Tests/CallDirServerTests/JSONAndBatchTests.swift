@@ -6,31 +6,6 @@ import Testing
 
 @Suite("JSON writer and batch parser")
 struct JSONAndBatchTests {
-    static let results: [LookupResult] = {
-        var plain = LookupResult(number: 12_125_550_000)
-        var blocked = LookupResult(number: 18_005_555_555)
-        blocked.blocked = .exact
-        var ranged = LookupResult(number: 19_005_551_234)
-        ranged.blocked = .range
-        ranged.blockedRange = NumberRange(first: 19_005_550_000, last: 19_005_559_999)
-        ranged.label = "Premium \"rate\" \\ scam\n\u{1}é✓"
-        ranged.labelMatch = .range
-        ranged.labelRange = NumberRange(first: 19_005_550_000, last: 19_005_554_999)
-        var labelled = LookupResult(number: 18_775_555_555)
-        labelled.label = "Telemarketer"
-        labelled.labelMatch = .exact
-        return [plain, blocked, ranged, labelled]
-    }()
-
-    @Test("the ByteBuffer writer prints exactly LookupResult.json, the CLI's shape", arguments: results)
-    func sameShapeAsCLI(result: LookupResult) {
-        var buffer = ByteBuffer()
-        buffer.writeInteger(UInt8(ascii: "{"))
-        buffer.writeLookupMembers(result)
-        buffer.writeInteger(UInt8(ascii: "}"))
-        #expect(String(buffer: buffer) == result.json.rendered())
-    }
-
     @Test("strings are escaped like JSONValue", arguments: ["plain", "a\"b", "back\\slash", "tab\tnew\nline\r", "\u{0}\u{1f}", "ünï✓😀"])
     func escaping(text: String) {
         var buffer = ByteBuffer()

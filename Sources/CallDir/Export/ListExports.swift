@@ -1,3 +1,5 @@
+import CallDirReader
+
 /// Saracroche's JSON object form, which `calldir compile --list` reads back:
 /// `{"version", "name", "patterns": [{"name", "action", "pattern"}]}`, patterns without '+'
 /// as Saracroche publishes them (cbouvat/saracroche-ios, docs/french-list-arcep-operators.json).

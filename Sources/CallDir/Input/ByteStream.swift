@@ -7,13 +7,13 @@ import CallDirReader
 /// served first. Likewise `peek(count:)` lets format detection look at the first decompressed
 /// bytes, which the parser then reads again. Memory is fixed: one input buffer of
 /// `buffers.chunk` bytes (256 KiB) and, if `peek` was used, a replay buffer of the peeked size.
-final class ByteStream: ByteSource {
+package final class ByteStream: ByteSource {
     /// How diagnostics name this input.
-    let name: String
+    package let name: String
     /// The buffer sizes of this pass; the line reader and the cursor take theirs from here.
     let buffers: ReadBuffers
     /// A `ByteCursor`'s buffer size.
-    var chunkSize: Int { buffers.chunk }
+    package var chunkSize: Int { buffers.chunk }
     private let file: InputFile
     private var isClosed = false
 
@@ -60,7 +60,7 @@ final class ByteStream: ByteSource {
     }
 
     /// Reads up to `output.count` decompressed bytes; returns 0 only at end of input.
-    func read(into output: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into output: UnsafeMutableRawBufferPointer) throws -> Int {
         hasBeenRead = true
         if let replay, replayStart < replayEnd {
             let n = min(output.count, replayEnd - replayStart)

@@ -7,7 +7,7 @@ import CallDirReader
 /// passes reopen the path. Standard input and borrowed descriptors cannot be reopened: a
 /// second pass over them is an error rather than a silent empty list. Bytes in memory (tests,
 /// fuzzing) are read again from the start.
-final class InputOrigin {
+package final class InputOrigin {
     /// How diagnostics name the input: its path or `<stdin>`.
     let name: String
     /// The path to reopen for another pass, nil for stdin and descriptors.

@@ -10,23 +10,12 @@ import CallDirReader
 /// E.164 numbers already. A bare `<string>` or `<integer>` in the array is a number without
 /// label. The row's line is the line of the `<dict>`. Binary plists (`bplist00`) are refused
 /// with the command that converts them. Memory: one dict's wanted values.
-package struct PlistListSource: EntrySource {
-    package let name: String
-    private let origin: InputOrigin
+package struct PlistListSource: StreamedListSource {
+    package let origin: InputOrigin
 
-    /// Opens the plist at `path` (`-` is standard input; gzip is decompressed).
-    package init(path: String) throws {
-        self.init(origin: try InputOrigin(path: path))
-    }
+    package init(origin: InputOrigin) { self.origin = origin }
 
-    init(origin: InputOrigin) {
-        self.origin = origin
-        self.name = origin.name
-    }
-
-    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
-        let stream = try origin.openStream()
-        defer { stream.close() }
+    package func rows(from stream: ByteStream, _ body: (SourceRow) throws -> Void) throws {
         try PlistListParser(cursor: ByteCursor(source: stream)).parse(body)
     }
 

@@ -27,3 +27,27 @@ package protocol EntrySource {
     /// Calls `body` once per row, in order. Throws `CallDirError` for unreadable input.
     func forEachRow(_ body: (SourceRow) throws -> Void) throws
 }
+
+/// A list whose every pass is one stream from its `InputOrigin`, read by one parser (plist,
+/// vCard): what opening, naming and closing it takes, written once.
+package protocol StreamedListSource: EntrySource {
+    var origin: InputOrigin { get }
+    init(origin: InputOrigin)
+    /// Reads one pass's rows from `stream`, which `forEachRow` opens and closes.
+    func rows(from stream: ByteStream, _ body: (SourceRow) throws -> Void) throws
+}
+
+extension StreamedListSource {
+    /// Opens the list at `path` (`-` is standard input; gzip is decompressed).
+    package init(path: String) throws {
+        self.init(origin: try InputOrigin(path: path))
+    }
+
+    package var name: String { origin.name }
+
+    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
+        let stream = try origin.openStream()
+        defer { stream.close() }
+        try rows(from: stream, body)
+    }
+}

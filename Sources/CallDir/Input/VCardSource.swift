@@ -11,23 +11,12 @@ import CallDirReader
 /// parameters (`tel:+1-555-555-0100;ext=5` gives `+1-555-555-0100`). `FN` and `ORG` values are
 /// unescaped (`\,` `\;` `\\` `\n`). Properties outside cards are ignored. vCard 2.1
 /// quoted-printable values are not decoded. Memory: one card's numbers and labels.
-package struct VCardSource: EntrySource {
-    package let name: String
-    private let origin: InputOrigin
+package struct VCardSource: StreamedListSource {
+    package let origin: InputOrigin
 
-    /// Opens the vCard file at `path` (`-` is standard input; gzip is decompressed).
-    package init(path: String) throws {
-        self.init(origin: try InputOrigin(path: path))
-    }
+    package init(origin: InputOrigin) { self.origin = origin }
 
-    init(origin: InputOrigin) {
-        self.origin = origin
-        self.name = origin.name
-    }
-
-    package func forEachRow(_ body: (SourceRow) throws -> Void) throws {
-        let stream = try origin.openStream()
-        defer { stream.close() }
+    package func rows(from stream: ByteStream, _ body: (SourceRow) throws -> Void) throws {
         let parser = VCardParser(name: name, buffers: stream.buffers)
         try LineReader(stream: stream).forEachLine { line, lineNumber in
             try parser.physicalLine(line, lineNumber, body)

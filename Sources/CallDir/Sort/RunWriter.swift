@@ -51,14 +51,6 @@ final class RunWriter {
         }
     }
 
-    /// Appends bytes as they are (a spill of another layout: coded label blocks).
-    func appendRaw(_ bytes: UnsafeRawBufferPointer) throws {
-        if used + bytes.count > buffer.count { try flush() }
-        if bytes.count > buffer.count { return try writeAll(bytes) }
-        if let source = bytes.baseAddress { (buffer.baseAddress! + used).copyMemory(from: source, byteCount: bytes.count) }
-        used += bytes.count
-    }
-
     /// Writes what is buffered and closes the file.
     func finish() throws {
         try flush()

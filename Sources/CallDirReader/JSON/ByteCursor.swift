@@ -12,7 +12,7 @@ package protocol ByteSource: AnyObject {
 /// Byte-at-a-time reading over a `ByteSource`, with line counting, for the JSON and plist
 /// scanners (formats where a value may span lines or a whole file may be one line). It lives
 /// in the reader so everything that reads JSON shares it: the compiler's lists, the daemon's
-/// batch bodies (`JSONStringArray`) and the feed's manifest and state (`FeedJSON`).
+/// batch bodies (`JSONStringArray`) and the feed's manifest and state (`JSONValue.parse`).
 ///
 /// Memory is one buffer of the source's `chunkSize` bytes (256 KiB), or none over bytes
 /// already in memory (a request body).

@@ -257,13 +257,6 @@ package enum Syscalls {
     /// The user the process acts as for file access (its effective uid).
     package static var effectiveUserID: UInt32 { UInt32(geteuid()) }
 
-    /// The absolute path `path` resolves to, links followed; nil when it cannot be resolved.
-    package static func resolvedPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// Whether `fd` refers to a folder.
     package static func isFolder(_ fd: Int32) -> Result<Bool, SystemError> {
         var info = stat()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CallDir
 @testable import CallDirReader
+import CallDirLookup
 import CallDirSimulator
 @testable import CallDirPatch
 @testable import CallDirWriter
@@ -82,7 +83,12 @@ struct ForgeCommandTests {
         _ = index.infoText
         _ = index.infoJSON.rendered()
         // lookup, lookup -
-        for n in probes { _ = try? index.lookup(n).json.rendered() }
+        for n in probes {
+            try? index.lookup(n).withView { view in
+                var line: [UInt8] = []
+                line.appendJSON(maxBytes: JSONWriter.answerBound(view, input: .e164)) { $0.answer(view, input: .e164) }
+            }
+        }
         _ = try? index.lookup(probes)
         // export: every format (one-kind formats alternate block and identify), text expanded too
         for format in ExportFormat.allCases {

@@ -2,8 +2,9 @@ import CallDirLookup
 import CallDirReader
 import NIOCore
 
-// The daemon writes its JSON with the lookup front's `JSONWriter`, straight into the response
-// buffer's memory (the bytes `calldir lookup --json` prints; a test compares them).
+// The daemon writes its JSON with the reader's `JSONWriter`, straight into the response
+// buffer's memory; its lookup answers are the lookup front's (`JSONWriter.answer`), the bytes
+// `calldir lookup --json` prints.
 
 extension ByteBuffer {
     /// Reserves `maxBytes`, lets `body` write at most that many, and keeps what it wrote.
@@ -20,11 +21,6 @@ extension ByteBuffer {
 
     mutating func writeDecimal(_ value: Int64) {
         writeRaw(maxBytes: 21) { $0.decimal(value) }
-    }
-
-    /// The members of `LookupResult.json`, without the enclosing braces.
-    mutating func writeLookupMembers(_ result: LookupResult) {
-        writeRaw(maxBytes: JSONWriter.lookupBound(result)) { $0.lookupMembers(result) }
     }
 
     /// `{"error":code,"message":...}`.
