@@ -95,7 +95,7 @@ public struct ShardManifest: Equatable, Sendable {
         guard let stated, stated == Checksum.crc32(UnsafeRawBufferPointer(rebasing: bytes[..<at])) else {
             throw fail("its CRC-32 does not match its contents (edited or damaged): write it again with calldir shard")
         }
-        self = try ShardManifestReader(bytes: bytes, path: path).manifest()
+        self = try ShardManifestReader(path: path).manifest(bytes)
         guard encoded.elementsEqual(bytes) else { throw fail("not in the form calldir shard writes (FORMAT.md, \"Shard manifest\")") }
     }
 
