@@ -114,13 +114,7 @@ struct SimulateCommand: ParsableCommand {
         if let shards {
             let run: ShardedRun
             do { run = try ShardedRun(manifestPath: shards, requestSize: requestSize) } catch { throw Terminal.fail(error) }
-            var out = StdoutBuffer()
-            out.write(json ? run.json.rendered() + "\n" : run.text)
-            out.flush()
-            if let problem = run.problem {
-                Terminal.error(problem)
-                throw ExitCode(.negativeAnswer)
-            }
+            try report(text: run.text, json: run.json, problem: run.problem)
             return
         }
         let path = index ?? indexArgument ?? DefaultIndex.path
@@ -155,10 +149,15 @@ struct SimulateCommand: ParsableCommand {
         let run = Run(index: opened, path: path, expected: expected, requestSize: requestSize, previous: previous, steps: steps,
                       reports: Array(simulator.history.suffix(steps.count)), onDevice: simulator.entryCount,
                       storedRuns: simulator.storedRunCount, seconds: seconds, peakBytes: Self.peakMemory())
+        try report(text: run.text, json: run.json, problem: run.problem)
+    }
+
+    /// Prints a run as text or JSON; a problem (a device would fail) goes to stderr, exit 1.
+    private func report(text: String, json value: JSONValue, problem: String?) throws {
         var out = StdoutBuffer()
-        out.write(json ? run.json.rendered() + "\n" : run.text)
+        out.write(json ? value.rendered() + "\n" : text)
         out.flush()
-        if let problem = run.problem {
+        if let problem {
             Terminal.error(problem)
             throw ExitCode(.negativeAnswer)
         }
