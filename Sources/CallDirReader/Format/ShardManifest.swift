@@ -19,15 +19,18 @@ public struct ShardManifest: Equatable, Sendable {
         public var extensionIdentifier: String
         /// The numbers it covers (every number of a kind shard).
         public var numbers: NumberRange
-        /// Whether it holds blocking and identification entries.
+        /// Whether its extension loads the blocking entries of its numbers.
         public var blocking: Bool
+        /// Whether its extension loads the identification entries of its numbers.
         public var identification: Bool
         /// Entries CallKit stores for it (exact numbers and range numbers).
         public var deviceEntries: Int64
-        /// The index file's size and checksum (its trailer's CRC-32).
+        /// The index file's size in bytes.
         public var bytes: Int
+        /// The index file's checksum (its trailer's CRC-32).
         public var checksum: UInt32
 
+        /// A shard as the manifest lists it.
         public init(file: String, extensionIdentifier: String, numbers: NumberRange, blocking: Bool, identification: Bool,
                     deviceEntries: Int64, bytes: Int, checksum: UInt32) {
             self.file = file
@@ -41,13 +44,18 @@ public struct ShardManifest: Equatable, Sendable {
         }
     }
 
+    /// The manifest format's version (FORMAT.md, "Shard manifest").
     public static let version = 1
+    /// How the list was split.
     public var rule: Rule
-    /// The index the shards were cut from: checksum and device entries.
+    /// The checksum of the index the shards were cut from.
     public var sourceChecksum: UInt32
+    /// The device entries of the index the shards were cut from: the shards' entries add up to it.
     public var sourceEntries: Int64
+    /// The shards, in the order of their numbers (by size) or kinds (by kind).
     public var shards: [Shard]
 
+    /// A manifest of these shards.
     public init(rule: Rule, sourceChecksum: UInt32, sourceEntries: Int64, shards: [Shard]) {
         self.rule = rule
         self.sourceChecksum = sourceChecksum

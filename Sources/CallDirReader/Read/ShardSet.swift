@@ -2,7 +2,9 @@
 /// `calldir lookup --shards`, and an app that reads its shards. Each shard must be the file
 /// the manifest describes (size and checksum), or opening fails naming it.
 public final class ShardSet: Sendable {
+    /// The manifest, checked.
     public let manifest: ShardManifest
+    /// Each shard's index, in the manifest's order.
     public let indexes: [CallDirIndex]
 
     /// Opens `shards.json` at `path` and every shard beside it.
