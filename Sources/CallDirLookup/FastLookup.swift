@@ -11,6 +11,8 @@ import CallDirReader
 /// has checked its options, with `-` (numbers from stdin) answered by `stream`.
 package struct FastLookup {
     package var index: String?
+    /// `--shards MANIFEST`: the shards `calldir shard` wrote answer instead of an index.
+    package var shards: String?
     package var country: Int?
     /// The region `--country` named, read with its own rules (`CountryOption.region`).
     package var region: String?
@@ -72,9 +74,9 @@ package struct FastLookup {
     private func answerStatus(keeping kept: inout Lookup?, stream: ((Lookup) throws -> Void)?) -> ExitStatus {
         let lookup: Lookup
         do {
-            lookup = try Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path),
-                                normalizer: NumberNormalizer(country: country, region: region, lenient: lenient),
-                                policy: policy, json: json)
+            let normalizer = try NumberNormalizer(country: country, region: region, lenient: lenient)
+            lookup = try shards.map { try Lookup(shards: ShardSet(manifestPath: $0), normalizer: normalizer, policy: policy, json: json) }
+                ?? Lookup(index: CallDirIndex(path: index ?? DefaultIndex.path), normalizer: normalizer, policy: policy, json: json)
         } catch {
             _ = Terminal.failStatus(error)
             return .error

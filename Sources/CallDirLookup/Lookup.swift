@@ -2,7 +2,10 @@ import CallDirReader
 
 /// Answers numbers one by one, writing to a buffered stdout.
 package final class Lookup {
-    package let index: CallDirIndex
+    /// What answers: an index (`--index`), or the shards of a manifest (`--shards`), whose
+    /// answers are the list's (`ShardSet.lookup`); one of the two is set.
+    package let index: CallDirIndex?
+    package let shards: ShardSet?
     package let normalizer: NumberNormalizer
     package let policy: CallerIDPolicy
     package let json: Bool
@@ -14,6 +17,16 @@ package final class Lookup {
 
     package init(index: CallDirIndex, normalizer: NumberNormalizer, policy: CallerIDPolicy, json: Bool) {
         self.index = index
+        shards = nil
+        self.normalizer = normalizer
+        self.policy = policy
+        self.json = json
+    }
+
+    /// Answers from the shards a manifest names (`lookup --shards`), number by number.
+    package init(shards: ShardSet, normalizer: NumberNormalizer, policy: CallerIDPolicy, json: Bool) {
+        index = nil
+        self.shards = shards
         self.normalizer = normalizer
         self.policy = policy
         self.json = json
@@ -38,7 +51,7 @@ package final class Lookup {
     /// Answers a number; `input` is the text it was given as (its E.164 form when nil).
     package func answer(number: Int64, input: String? = nil) {
         do {
-            var result = try index.lookup(number)
+            var result = try index?.lookup(number) ?? shards!.lookup(number)
             if let overlay {
                 let rules: [PersonalOverlay.Rule]
                 (result, rules) = overlay.answer(result)

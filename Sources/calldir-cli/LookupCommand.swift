@@ -23,6 +23,9 @@ struct LookupCommand: ParsableCommand {
         the answer says why: 'anonymous  unknown (not a number: anonymous)', in JSON \
         "valid":false with "reason" and "message".
 
+        With --shards DIR/shards.json the shards `calldir shard` wrote answer, as the list \
+        they were cut from does (each shard checked against the manifest first).
+
         With --personal FILE and/or --contacts FILE.vcf the answer is what a phone with the \
         user's layer does (docs/CALLKIT.md, "The user's layer"): a contact or an allowed \
         number rings ('unknown (exception)'), the user's blocks and labels apply \
@@ -45,6 +48,9 @@ struct LookupCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The index to read (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var index: String?
 
+    @Option(help: ArgumentHelp("Answer from the shards of this manifest (calldir shard) instead of an index.", valueName: "manifest"), completion: .file())
+    var shards: String?
+
     @Option(help: ArgumentHelp("A calling code (1, 41) or region (US, CH) for numbers written without one; a region reads its own rules (CX, JE), a calling code its main region's.", valueName: "code"))
     var country: CountryOption?
 
@@ -63,10 +69,12 @@ struct LookupCommand: ParsableCommand {
     func validate() throws {
         if numbers.isEmpty { throw ValidationError("Give at least one number, or '-' to read numbers from stdin.") }
         if numbers.contains("-") && numbers.count > 1 { throw ValidationError("'-' reads every number from stdin; give no other numbers.") }
+        if shards != nil && index != nil { throw ValidationError("Give --index or --shards, not both.") }
     }
 
     func run() throws {
         var fast = FastLookup(index: index, country: country?.code, region: country?.region, json: json, numbers: numbers)
+        fast.shards = shards
         fast.lenient = callerPolicy.isLenient
         fast.policy = CallerIDPolicy(withheld: CallerIDAction(rawValue: callerPolicy.anonymous) ?? .allow,
                                      invalid: CallerIDAction(rawValue: callerPolicy.invalid) ?? .allow)

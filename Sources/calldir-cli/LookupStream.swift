@@ -21,8 +21,8 @@ extension Lookup {
         var pending = PendingLines(keepsText: json)
         try forEachLine(ofFile: path) { line, _ in
             switch normalizer.classify(line) {
-            case .number(let number) where overlay != nil:
-                // With the user's layer: each answer through `answer(number:input:)`, not the batch.
+            case .number(let number) where overlay != nil || shards != nil:
+                // With the user's layer or shards: each answer through `answer(number:input:)`, not the batch.
                 answer(number: number, input: json ? String(decoding: line, as: UTF8.self) : nil)
             case .number(let number):
                 pending.append(number, line)
@@ -76,7 +76,7 @@ extension Lookup {
         swap(&buffer, &out)
         pending.text.withUnsafeBytes { text in
             try? pending.numbers.withUnsafeBufferPointer { numbers in  // a throw stops the batch; see below
-                try index.lookupViews(numbers) { result in
+                try index?.lookupViews(numbers) { result in
                     listed = listed && result.isListed
                     if pending.keepsText {
                         write(result, input: pending.line(answered, in: text), to: &buffer)

@@ -31,6 +31,18 @@ struct ShardCLITests {
         #expect(simulated.stdout.contains("com.example.Blocker.2  shard-2.calldir  blocking+identification  4,000 entries in 1 request"))
         #expect(simulated.stdout.contains("4 extensions hold 13,500 entries") && simulated.stdout.contains("at most 4,000 entries to send again"),
                 "\(simulated.stdout)")
+        // `lookup --shards` answers as `lookup --index` (ranges read as each shard's part of them).
+        let probes = (0..<600).map { String(33_100_000_000 + Int64($0) * 37) } + ["33200009999", "anonymous", "+33 2 00 00 50 00"]
+        func answers(_ source: [String]) throws -> [String] {
+            let run = try CLI.run(["lookup"] + source + ["--json", "-"], stdin: probes.joined(separator: "\n") + "\n")
+            #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").map {
+                $0.replacingOccurrences(of: #","(blockedRange|labelRange)":\{[^}]*\}"#, with: "", options: .regularExpression)
+            }
+        }
+        let unsharded = try answers(["--index", list])
+        #expect(unsharded.count == probes.count && unsharded.contains { $0.contains(#""label":"Caller 3""#) })
+        #expect(try answers(["--shards", folder.file("size/shards.json")]) == unsharded)
         let byKind = try CLI.run(["shard", "--index", list, "--by", "kind", "--extension-prefix", "com.example.Blocker",
                                   "-o", folder.file("kind"), "--json"])
         #expect(byKind.status == 0 && byKind.stdout == String(decoding: fileBytes(folder.file("kind/shards.json")), as: UTF8.self))
