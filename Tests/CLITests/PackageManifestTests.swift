@@ -1,3 +1,4 @@
+import CompileSupport
 import Foundation
 import Testing
 
@@ -10,21 +11,13 @@ struct PackageManifestTests {
     static func dump(environment extra: [String: String]) throws -> [String: Any] {
         let scratch = TempFolder()
         defer { scratch.remove() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch path of its own: the package's .build is locked by the running `swift test`.
-        process.arguments = ["swift", "package", "--package-path", CLI.packageRoot.path, "--scratch-path", scratch.path, "dump-package"]
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "CALLDIR_STATIC_LINK")
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "swift package dump-package failed")
+        // CALLDIR_STATIC_LINK unset unless `extra` sets it: a dependent's build never has it.
+        let unset = extra["CALLDIR_STATIC_LINK"] == nil ? "-u CALLDIR_STATIC_LINK " : ""
+        let (status, output) = try runBash("env \(unset)swift package --package-path '\(CLI.packageRoot.path)' "
+                                           + "--scratch-path '\(scratch.path)' dump-package", environment: extra)
+        try #require(status == 0, "swift package dump-package failed")
+        let data = Data(output.utf8)
         return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
