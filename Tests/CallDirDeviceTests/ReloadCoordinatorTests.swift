@@ -57,8 +57,10 @@ struct ReloadCoordinatorTests {
             rmdir(folder.path)
         }
 
-        func coordinator(maxConsecutiveFailures: Int = 4) -> ReloadCoordinator {
-            ReloadCoordinator(folder: folder, platform: phone, maxConsecutiveFailures: maxConsecutiveFailures)
+        func coordinator(maxConsecutiveFailures: Int = 4, maxRequests: Int = 10_000, requestSize: Int = DeviceLoader.defaultRequestSize,
+                         minimumRequestSize: Int = 10_000) -> ReloadCoordinator {
+            ReloadCoordinator(folder: folder, platform: phone, maxConsecutiveFailures: maxConsecutiveFailures, maxRequests: maxRequests,
+                              requestSize: requestSize, minimumRequestSize: minimumRequestSize)
         }
 
         var indexBytes: [UInt8]? { try? folder.read(folder.indexPath, limit: 1 << 26) }

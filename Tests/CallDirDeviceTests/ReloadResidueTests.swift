@@ -85,7 +85,7 @@ struct ReloadResidueTests {
         let rig = try Rig(requestSize: 500)
         defer { rig.remove() }
         rig.phone.lateCompletionsLandAtNextCall = true
-        let coordinator = ReloadCoordinator(folder: rig.folder, platform: rig.phone, maxConsecutiveFailures: 4, maxRequests: 20)
+        let coordinator = rig.coordinator(maxRequests: 20)
         try await coordinator.install(rig.lists[0].path)
         rig.phone.fates = Array(repeating: .confirmsLate, count: 20)
         let outcome = await Task { try await coordinator.loadAll() }.result
@@ -99,7 +99,7 @@ struct ReloadResidueTests {
     func confirmationAfterGivingUp() async throws {
         let rig = try Rig(requestSize: 500)
         defer { rig.remove() }
-        let impatient = ReloadCoordinator(folder: rig.folder, platform: rig.phone, maxConsecutiveFailures: 1)
+        let impatient = rig.coordinator(maxConsecutiveFailures: 1)
         try await impatient.install(rig.lists[0].path)
         rig.phone.fates = [.confirmsLate]
         await #expect(throws: ReloadError(reason: .unconfirmed, requests: 1)) { try await impatient.loadAll() }
@@ -129,9 +129,7 @@ struct ReloadResidueTests {
     func expiryReportedAsError() async throws {
         let rig = try Rig(requestSize: 5_000)
         defer { rig.remove() }
-        func app() -> ReloadCoordinator {
-            ReloadCoordinator(folder: rig.folder, platform: rig.phone, maxConsecutiveFailures: 3, requestSize: 800, minimumRequestSize: 100)
-        }
+        func app() -> ReloadCoordinator { rig.coordinator(maxConsecutiveFailures: 3, requestSize: 800, minimumRequestSize: 100) }
         try await app().install(rig.lists[0].path)
         rig.phone.expiresAbove = (250, .unknown(0))
         var launches = 0
@@ -150,9 +148,7 @@ struct ReloadResidueTests {
     func requestSizeGrowsBack() async throws {
         let rig = try Rig(requestSize: 5_000)
         defer { rig.remove() }
-        func app() -> ReloadCoordinator {
-            ReloadCoordinator(folder: rig.folder, platform: rig.phone, maxConsecutiveFailures: 4, requestSize: 800, minimumRequestSize: 100)
-        }
+        func app() -> ReloadCoordinator { rig.coordinator(requestSize: 800, minimumRequestSize: 100) }
         try await app().install(rig.lists[0].path)
         rig.phone.fates = [.expires, .expires]  // 800, then 400 expire
         try await app().loadAll()
