@@ -63,30 +63,23 @@ public struct ShardManifest: Equatable, Sendable {
         self.shards = shards
     }
 
-    /// The file's bytes: the members in FORMAT.md's order, then `"crc32"`, the CRC-32 of every
-    /// byte before `,"crc32"`.
+    /// The file's bytes: the members in FORMAT.md's order, compact, then `"crc32"`, the CRC-32
+    /// of every byte before `,"crc32"`.
     public var encoded: [UInt8] {
-        var text = "{\"format\":\"calldir-shards\",\"version\":\(Self.version),\"rule\":\"\(rule.rawValue)\""
-            + ",\"source\":{\"checksum\":\"\(hex(sourceChecksum))\",\"deviceEntries\":\(sourceEntries)},\"shards\":["
-        for (i, shard) in shards.enumerated() {
-            if i > 0 { text += "," }
-            var kinds: [String] = []
-            if shard.blocking { kinds.append("\"block\"") }
-            if shard.identification { kinds.append("\"identify\"") }
-            text += "\n{\"file\":" + Self.quoted(shard.file) + ",\"extension\":" + Self.quoted(shard.extensionIdentifier)
-                + ",\"first\":\(shard.numbers.first),\"last\":\(shard.numbers.last),\"kinds\":[" + kinds.joined(separator: ",")
-                + "],\"deviceEntries\":\(shard.deviceEntries),\"bytes\":\(shard.bytes),\"checksum\":\"\(hex(shard.checksum))\"}"
+        let shardValues = shards.map { shard -> JSONValue in
+            let kinds = [shard.blocking ? "block" : nil, shard.identification ? "identify" : nil].compactMap { $0 }
+            return .object([("file", .string(shard.file)), ("extension", .string(shard.extensionIdentifier)),
+                            ("first", .int(shard.numbers.first)), ("last", .int(shard.numbers.last)),
+                            ("kinds", .array(kinds.map { .string($0) })), ("deviceEntries", .int(shard.deviceEntries)),
+                            ("bytes", .int(Int64(shard.bytes))), ("checksum", .string(hex(shard.checksum)))])
         }
-        var bytes = Array((text + "\n]").utf8)
-        let crc = Checksum.crc32(bytes)
-        bytes += Array(",\"crc32\":\"\(hex(crc))\"}\n".utf8)
+        let body: JSONValue = .object([("format", .string("calldir-shards")), ("version", .int(Int64(Self.version))),
+                                       ("rule", .string(rule.rawValue)),
+                                       ("source", .object([("checksum", .string(hex(sourceChecksum))), ("deviceEntries", .int(sourceEntries))])),
+                                       ("shards", .array(shardValues))])
+        var bytes = Array(body.rendered().utf8.dropLast())  // without its closing brace
+        bytes += Array(",\"crc32\":\"\(hex(Checksum.crc32(bytes)))\"}\n".utf8)
         return bytes
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out: [UInt8] = []
-        out.appendJSON(maxBytes: JSONWriter.stringBound(text)) { $0.string(text) }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Reads a manifest file; every departure from FORMAT.md is a `corruptIndex` error naming it.
@@ -99,7 +92,7 @@ public struct ShardManifest: Equatable, Sendable {
         func fail(_ why: String) -> CallDirError { CallDirError(.corruptIndex, "shard manifest: " + why, path: path) }
         let marker = Array(",\"crc32\":\"".utf8)
         guard bytes.count < 1 << 24, let at = Self.lastIndex(of: marker, in: bytes) else { throw fail("no crc32 member at its end") }
-        let stated = ShardManifestReader.hexValue(Array(bytes[(at + marker.count)...].prefix(8)))
+        let stated = ShardManifestReader.crc(String(decoding: bytes[(at + marker.count)...].prefix(8), as: UTF8.self))
         guard let stated, stated == Checksum.crc32(UnsafeRawBufferPointer(rebasing: bytes[..<at])) else {
             throw fail("its CRC-32 does not match its contents (edited or damaged): write it again with calldir shard")
         }

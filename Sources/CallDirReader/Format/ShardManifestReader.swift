@@ -60,21 +60,10 @@ struct ShardManifestReader {
     }
 
     private func checksum(_ value: JSONValue?, _ name: String) throws -> UInt32 {
-        guard let crc = Self.hexValue(Array(try string(value, name).utf8)) else { throw fail("\(name) is not 8 hex digits") }
+        guard let crc = Self.crc(try string(value, name)) else { throw fail("\(name) is not 8 hex digits") }
         return crc
     }
 
-    /// Eight lowercase hex digits as a CRC-32, or nil.
-    static func hexValue(_ digits: [UInt8]) -> UInt32? {
-        guard digits.count == 8 else { return nil }
-        var value: UInt32 = 0
-        for d in digits {
-            switch d {
-            case 0x30...0x39: value = value << 4 | UInt32(d - 0x30)
-            case 0x61...0x66: value = value << 4 | UInt32(d - 0x61 + 10)
-            default: return nil
-            }
-        }
-        return value
-    }
+    /// Eight hex digits as a CRC-32, or nil.
+    static func crc(_ digits: String) -> UInt32? { digits.utf8.count == 8 ? UInt32(digits, radix: 16) : nil }
 }

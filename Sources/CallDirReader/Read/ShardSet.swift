@@ -10,9 +10,9 @@ public final class ShardSet: Sendable {
     /// Opens `shards.json` at `path` and every shard beside it.
     public init(manifestPath path: String, verify: Bool = false) throws {
         manifest = try ShardManifest(path: path)
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let folder = AtomicPublish.folder(of: path)
         indexes = try manifest.shards.map { shard in
-            let file = (folder.isEmpty ? "" : folder + "/") + shard.file
+            let file = folder + "/" + shard.file
             let index = try CallDirIndex(path: file, verify: verify)
             guard index.checksum == shard.checksum, index.file.bytes.count == shard.bytes else {
                 throw CallDirError(.corruptIndex, "shard \(shard.file) is not the one \(path) names (checksum \(hex(index.checksum)), "

@@ -27,10 +27,12 @@ package enum ShardWriter {
             throw CallDirError(.limitExceeded, "\(parts.count) shards of at most \(maxEntries) entries: an app ships one extension "
                                + "per shard, and \(maxShards) is the most this writes; raise --max-entries", path: index.path)
         }
+        // The ranges once (identification ranges with their labels decoded), cut for each shard.
+        let ranges = (blocked: index.blockedRangeList, identified: try index.checkedIdentifiedRanges())
         var shards: [ShardManifest.Shard] = []
         for (i, part) in parts.enumerated() {
             let name = "shard-\(i + 1).calldir"
-            let written = try composer(index, part.numbers, blocking: part.blocking, identification: part.identification)
+            let written = try composer(index, ranges, part.numbers, blocking: part.blocking, identification: part.identification)
                 .write(to: folder + "/" + name, temporaryFolder: temporaryFolder)
             shards.append(ShardManifest.Shard(file: name, extensionIdentifier: "\(extensionPrefix).\(i + 1)", numbers: part.numbers,
                                               blocking: part.blocking, identification: part.identification,
@@ -39,21 +41,14 @@ package enum ShardWriter {
         }
         let manifest = ShardManifest(rule: rule, sourceChecksum: index.checksum, sourceEntries: index.metadata.deviceEntries,
                                      shards: shards)
-        let file = try AtomicFile(destination: folder + "/shards.json", bufferBytes: 1 << 16)
-        do {
-            try file.append(manifest.encoded)
-            try file.prepare()
-            try file.commit()
-        } catch {
-            file.discard()
-            throw error
-        }
+        try AtomicText.publish(String(decoding: manifest.encoded, as: UTF8.self), to: folder + "/shards.json", role: "shard manifest")
         return manifest
     }
 
     /// The entries of `index` inside `numbers`, of the kinds asked: numbers from a cursor that
-    /// seeks to the interval, ranges cut at its ends.
-    private static func composer(_ index: CallDirIndex, _ numbers: NumberRange, blocking: Bool, identification: Bool) throws -> IndexComposer {
+    /// seeks to the interval, `ranges` (the index's) cut at its ends.
+    private static func composer(_ index: CallDirIndex, _ ranges: (blocked: [NumberRange], identified: [(range: NumberRange, label: String)]),
+                                 _ numbers: NumberRange, blocking: Bool, identification: Bool) -> IndexComposer {
         var composer = IndexComposer()
         let check = !index.isVerified
         if blocking {
@@ -62,7 +57,7 @@ package enum ShardWriter {
                 if numbers.first > 0 { try cursor.seek(after: numbers.first - 1) }
                 while let n = try cursor.next(), n <= numbers.last { try emit(n) }
             }
-            composer.blockedRanges = index.blockedRangeList.compactMap { clip($0, to: numbers) }
+            composer.blockedRanges = ranges.blocked.compactMap { clip($0, to: numbers) }
         }
         if identification {
             composer.identifiedNumbers = { emit in
@@ -73,7 +68,7 @@ package enum ShardWriter {
                     try label.withUTF8 { try emit(n, UnsafeRawBufferPointer($0)) }
                 }
             }
-            composer.identifiedRanges = try index.checkedIdentifiedRanges().compactMap { entry in
+            composer.identifiedRanges = ranges.identified.compactMap { entry in
                 clip(entry.range, to: numbers).map { ($0, entry.label) }
             }
         }
