@@ -22,9 +22,15 @@ extension CXCallDirectoryExtensionContext: CallDirectoryContext {}
 ///             handler.requestFailed()
 ///         }
 ///     }
+///
+/// With one list over several extensions (`calldir shard`, docs/CALLKIT.md "Several
+/// extensions"), every extension target compiles this same class with `sharded: true`: each
+/// serves the shard its own bundle identifier names (`shards/<bundle id>/` in the App Group).
 public final class CallDirectoryRequestHandler: @unchecked Sendable {  // `current` is guarded by `lock`
     /// The App Group the app and the extension share (`group.com.example.calldir`).
     public let appGroup: String
+    /// The shard this extension serves (its bundle identifier), nil when it loads the whole list.
+    public let shard: String?
     /// Entries per request (`DeviceLoader.defaultRequestSize` unless given).
     public let requestSize: Int
     /// The phone's calling code for the user's layer (`personal.txt` and `contacts.vcf` in the
@@ -35,25 +41,33 @@ public final class CallDirectoryRequestHandler: @unchecked Sendable {  // `curre
     private var current: CallDirectoryExtensionRequest?
 
     /// `region`: the phone's calling code (e.g. 33), which enables the user's layer; give the
-    /// app's coordinator the same (`PersonalSettings(region:)`).
-    public init(appGroup: String, requestSize: Int = DeviceLoader.defaultRequestSize, region: Int? = nil, usesPersonalLayer: Bool = true) {
+    /// app's coordinator the same (`PersonalSettings(region:)`). `sharded`: serve the shard of
+    /// this extension's bundle identifier (`Bundle.main.bundleIdentifier`).
+    public init(appGroup: String, sharded: Bool = false, requestSize: Int = DeviceLoader.defaultRequestSize, region: Int? = nil,
+                usesPersonalLayer: Bool = true) {
         self.appGroup = appGroup
+        shard = sharded ? Bundle.main.bundleIdentifier ?? "" : nil  // "": refused by `folder(appGroup:shard:)`
         self.requestSize = requestSize
         personal = usesPersonalLayer ? try? PersonalSettings(region: region) : nil
     }
 
-    /// The App Group folder app and extension share; throws a `.usage` error naming the fix
-    /// when this target has no such App Group.
-    public static func folder(appGroup: String) throws -> SharedFolder {
-        try SharedFolder(appGroup: appGroup,
-                         containerPath: FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)?.path)
+    /// The App Group folder app and extension share, or the folder of `shard` in it (created
+    /// when missing: the system may run the extension before the app installed anything);
+    /// throws a `.usage` error naming the fix when this target has no such App Group.
+    public static func folder(appGroup: String, shard: String? = nil) throws -> SharedFolder {
+        let root = try SharedFolder(appGroup: appGroup,
+                                    containerPath: FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)?.path)
+        guard let shard else { return root }
+        let folder = try root.shard(shard)
+        try folder.create()
+        return folder
     }
 
     /// Call from the principal class's `beginRequest(with:)`: feeds one request of the loading
     /// protocol and completes it, or cancels it with the reason (CallKit then empties the store).
     public func beginRequest(with context: CXCallDirectoryExtensionContext) {
         do {
-            let request = CallDirectoryExtensionRequest(folder: try Self.folder(appGroup: appGroup), requestSize: requestSize, personal: personal)
+            let request = CallDirectoryExtensionRequest(folder: try Self.folder(appGroup: appGroup, shard: shard), requestSize: requestSize, personal: personal)
             lock.lock()
             current = request
             lock.unlock()

@@ -194,6 +194,8 @@ public actor ReloadCoordinator {
     public func loadAll() async throws -> LoadCheckpoint {
         await acquire()
         defer { release() }
+        // Switched off in Settings: no background time asked, no request (it would fail).
+        if await platform.isExtensionEnabled() == false { throw ReloadError(reason: .disabled, requests: 0) }
         let token = await platform.beginBackgroundTask()
         do {
             let finished = try await reloadUntilFinished()
@@ -206,7 +208,6 @@ public actor ReloadCoordinator {
     }
 
     private func reloadUntilFinished() async throws -> LoadCheckpoint {
-        if await platform.isExtensionEnabled() == false { throw ReloadError(reason: .disabled, requests: 0) }
         _ = try wantedOverlay()  // a layer the extension could not read: say so before any request
         progress = LoadProgress()
         while true {

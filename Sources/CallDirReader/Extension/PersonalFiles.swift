@@ -23,7 +23,7 @@ public struct PersonalSettings: Sendable {
 ///   while the device may hold it: the base from which a change of the layer is sent.
 extension SharedFolder {
     /// Where the app leaves the contacts' numbers for the extension (`contacts.vcf`).
-    public var contactsPath: String { path + "/contacts.vcf" }
+    public var contactsPath: String { layerPath + "/contacts.vcf" }
 
     /// Where the overlay of `digest` is kept (16 hex digits).
     public func heldOverlayPath(_ digest: UInt64) -> String {

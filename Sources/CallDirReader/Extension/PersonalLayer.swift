@@ -141,7 +141,7 @@ public struct PersonalLayer: Equatable, Sendable {
 
 extension SharedFolder {
     /// The personal layer, beside the index.
-    public var personalPath: String { path + "/personal.txt" }
+    public var personalPath: String { layerPath + "/personal.txt" }
 
     /// The personal layer in the folder; an empty one when there is none.
     public func readPersonalLayer(normalizer: NumberNormalizer) throws -> PersonalLayer {

@@ -9,10 +9,52 @@
 public struct SharedFolder: Sendable {
     /// The folder the app and its extension share.
     public let path: String
+    /// Where the user's layer is (`personal.txt`, `contacts.vcf`): `path` itself, or for a
+    /// shard's folder the App Group root, so one layer applies to every shard.
+    public let layerPath: String
 
     /// `path`: the folder (on iOS, `containerURL(forSecurityApplicationGroupIdentifier:)`'s path).
     public init(path: String) {
         self.path = path
+        layerPath = path
+    }
+
+    private init(path: String, layerPath: String) {
+        self.path = path
+        self.layerPath = layerPath
+    }
+
+    /// The folder of the shard that the extension `extensionIdentifier` loads, when one list is
+    /// split over several extensions (docs/CALLKIT.md, "Several extensions"):
+    /// `shards/<identifier>/` in this folder, with its own index and load records (a failure
+    /// in one extension touches no other's), and this folder's user's layer. Throws `.usage`
+    /// for an identifier that is not a bundle identifier (it names a folder).
+    public func shard(_ extensionIdentifier: String) throws -> SharedFolder {
+        guard Self.isBundleIdentifier(extensionIdentifier) else {
+            throw CallDirError(.usage, "\"\(extensionIdentifier)\" is not an extension's bundle identifier (letters, digits, '.' and '-')", path: path)
+        }
+        return SharedFolder(path: shardsPath + "/" + extensionIdentifier, layerPath: layerPath)
+    }
+
+    /// The folder of the shards' folders.
+    public var shardsPath: String { path + "/shards" }
+
+    /// A shard folder's `shards/`.
+    private var shardsParent: String { AtomicPublish.folder(of: path) }
+
+    /// Whether `text` can be a bundle identifier (Apple: alphanumerics, '.' and '-'), and so
+    /// a folder's name: never empty, `.`, `..` or a path.
+    public static func isBundleIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 255 && text != "." && text != ".."
+            && text.utf8.allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// Creates this folder (and a shard folder's `shards/` above it) when missing; the app
+    /// calls it before the first install into a shard.
+    public func create() throws {
+        for folder in path == layerPath ? [path] : [shardsParent, path] {
+            if case .failure(let error) = Syscalls.makeFolder(folder) { throw Self.ioError("cannot create the folder", folder, error) }
+        }
     }
 
     /// The App Group container `appGroup` as the shared folder. `containerPath` is what

@@ -90,6 +90,13 @@ package enum Syscalls {
         return .success(bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
+    /// Creates a folder with `mode` (the umask applies); success when it exists already.
+    package static func makeFolder(_ path: String, mode: UInt32 = 0o755) -> Result<Void, SystemError> {
+        if let fault = injectedFailure(.mkdir, path: path) { return .failure(fault) }
+        if mkdir(path, mode_t(mode)) == 0 || errno == EEXIST { return .success(()) }
+        return .failure(.current())
+    }
+
     package static func close(_ fd: Int32) { _ = systemClose(fd) }
 
     /// Closes a descriptor that was written to: NFS reports a failed write only here.
