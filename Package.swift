@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(name: "CallDirWriterTests", dependencies: ["CallDirWriter", "CallDir", "CallDirSimulator", "CompileSupport", "TestSupport"]),
         .testTarget(name: "CallDirPatchTests", dependencies: ["CallDirPatch", "CallDirWriter", "CallDirReader", "CallDir", "CompileSupport", "TestSupport"]),
         .testTarget(name: "CallDirDeviceTests", dependencies: [
-            "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "TestSupport",
+            "CallDirDevice", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDirWriter", "TestSupport",
         ]),
         .testTarget(name: "CallDirSimulatorTests", dependencies: ["CallDirSimulator", "CallDirReader", "TestSupport"]),
         .testTarget(name: "CallDirFeedTests", dependencies: [

@@ -99,7 +99,8 @@ public actor ShardCoordinator {
     }
 
     /// Loads each extension in `order` (default: `extensions`), one after another, each with
-    /// the no-loss protocol of `ReloadCoordinator.loadAll`; a failure in one is reported and
+    /// the no-loss protocol of `ReloadCoordinator.loadAll`; one that holds its shard ⊕ the
+    /// layer already is not asked; a failure in one is reported and
     /// the next is loaded. After a cancellation (the background time ran out) the rest are
     /// `notTried`. Errors other than `ReloadError` (none from the library) pass through.
     public func loadAll(order: [String]? = nil) async throws -> [(extensionIdentifier: String, outcome: Outcome)] {
@@ -116,6 +117,12 @@ public actor ShardCoordinator {
             }
             guard coordinator.folder.exists(coordinator.folder.indexPath) else {
                 outcomes.append((id, .notInstalled))
+                continue
+            }
+            // Loaded already (the usual case for a shard an update left alone): no request.
+            if (try? await coordinator.isLoadedCompletely()) == true,
+               let done = LoadRecord.decode(try? coordinator.folder.readCommitted())?.checkpoint {
+                outcomes.append((id, .loaded(done)))
                 continue
             }
             do {
