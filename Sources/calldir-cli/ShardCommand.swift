@@ -3,9 +3,6 @@ import CallDir
 import CallDirLookup
 import CallDirReader
 import CallDirWriter
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct ShardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,9 +19,14 @@ struct ShardCommand: ParsableCommand {
           --by size   contiguous number intervals of at most --max-entries
                       device entries each (both kinds counted); ranges are
                       cut where needed, a number is never split
+          --by category
+                      one shard per --category NAME=INDEX, each an index
+                      compiled from that category's own inputs, so the user
+                      switches categories on and off in Settings; categories
+                      may share numbers
 
-        Extension N is PREFIX.N (--extension-prefix): the bundle identifiers of your \
-        extension targets (docs/CALLKIT.md, "Several extensions").
+        Extension N is PREFIX.N, a category's PREFIX.NAME (--extension-prefix): the bundle \
+        identifiers of your extension targets (docs/CALLKIT.md, "Several extensions").
 
         Exit status: 0 written; 1 the index is damaged; 2 it cannot be read or the folder \
         written; 64 bad usage.
@@ -34,16 +36,22 @@ struct ShardCommand: ParsableCommand {
             --extension-prefix com.example.Blocker -o shards/
           calldir shard --index list.calldir --by kind \\
             --extension-prefix com.example.Blocker -o shards/
+          calldir shard --by category --category scam=scam.calldir \\
+            --category survey=survey.calldir --extension-prefix com.example.Blocker -o shards/
         """
     )
 
-    enum Rule: String, ExpressibleByArgument, CaseIterable { case kind, size }
+    enum Rule: String, ExpressibleByArgument, CaseIterable { case kind, size, category }
 
     @Option(help: ArgumentHelp("The index to split (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir).", valueName: "file"), completion: .file())
     var index: String?
 
-    @Option(help: ArgumentHelp("How to split: kind or size.", valueName: "rule"))
+    @Option(help: ArgumentHelp("How to split: kind, size or category.", valueName: "rule"))
     var by: Rule
+
+    @Option(help: ArgumentHelp("With --by category: a category's name (letters, digits, '-') and its compiled index; repeat per category.",
+                               valueName: "name=file"), completion: .file())
+    var category: [String] = []
 
     @Option(name: .customLong("max-entries"), help: ArgumentHelp("With --by size: the most device entries a shard holds (2 or more).", valueName: "n"))
     var maxEntries: Int64?
@@ -67,20 +75,47 @@ struct ShardCommand: ParsableCommand {
         case (.kind, _?): throw ValidationError("--max-entries goes with --by size; --by kind makes one shard per kind.")
         default: break
         }
+        switch (by, category.isEmpty, index) {
+        case (.category, true, _): throw ValidationError("--by category needs --category NAME=INDEX, once per category.")
+        case (.category, false, _?): throw ValidationError("--by category takes its indexes from --category, not --index.")
+        case (.kind, false, _), (.size, false, _): throw ValidationError("--category goes with --by category.")
+        default: break
+        }
+        let names = try categories().map(\.name)
+        guard Set(names).count == names.count else { throw ValidationError("each --category needs a name of its own: \(names)") }
         guard !extensionPrefix.isEmpty, !extensionPrefix.contains(where: { $0 == "/" || $0 == " " || $0 == "\"" }) else {
             throw ValidationError("--extension-prefix is a bundle identifier prefix, like com.example.Blocker.")
         }
     }
 
+    /// The `--category` values as names and paths.
+    func categories() throws -> [(name: String, path: String)] {
+        try category.map { value in
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[1].isEmpty, !parts[0].isEmpty, !parts[0].contains("."),
+                  SharedFolder.isBundleIdentifier(parts[0]) else {
+                throw ValidationError("--category \(value): give NAME=INDEX, NAME of letters, digits and '-' (it ends the extension's bundle identifier).")
+            }
+            return (parts[0], parts[1])
+        }
+    }
+
     func run() throws {
-        let path = index ?? DefaultIndex.path
-        if mkdir(output, 0o755) != 0 && errno != EEXIST {
-            throw Terminal.fail(CallDirError(.io, "cannot make the folder: \(String(cString: strerror(errno)))", path: output))
+        let path = by == .category ? category.map { $0.split(separator: "=", maxSplits: 1).last.map(String.init) ?? "" }.joined(separator: ", ")
+            : index ?? DefaultIndex.path
+        if case .failure(let error) = Syscalls.makeFolder(output) {
+            throw Terminal.fail(CallDirError(.io, "cannot make the folder: \(error.text)", path: output))
         }
         do {
-            let source = try CallDirIndex(path: path, verify: true)
-            let manifest = try ShardWriter.write(source, rule: by == .kind ? .kind : .size, maxEntries: maxEntries ?? 0,
+            let manifest: ShardManifest
+            if by == .category {
+                let indexes = try categories().map { ($0.name, try CallDirIndex(path: $0.path, verify: true)) }
+                manifest = try ShardWriter.write(categories: indexes, extensionPrefix: extensionPrefix, folder: output, temporaryFolder: tmpdir)
+            } else {
+                let source = try CallDirIndex(path: path, verify: true)
+                manifest = try ShardWriter.write(source, rule: by == .kind ? .kind : .size, maxEntries: maxEntries ?? 0,
                                                  extensionPrefix: extensionPrefix, folder: output, temporaryFolder: tmpdir)
+            }
             var out = StdoutBuffer()
             if json {
                 out.write(String(decoding: manifest.encoded, as: UTF8.self))

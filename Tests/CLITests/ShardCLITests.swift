@@ -49,6 +49,29 @@ struct ShardCLITests {
         #expect(byKind.stdout.contains(#""rule":"kind""#) && byKind.stdout.contains(#""kinds":["identify"],"deviceEntries":500"#))
     }
 
+    @Test("by category: one extension per category, a switch each in Settings")
+    func shardsByCategory() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let scam = folder.file("scam.calldir"), survey = folder.file("survey.calldir")
+        try buildIndex(block: ["33100000001", "33100000002"], identify: ["33100000002,Scam"], output: scam)
+        try buildIndex(block: ["33100000002"], identify: ["33100000002,Survey", "33100000003,Survey"], output: survey)
+        let run = try CLI.run(["shard", "--by", "category", "--category", "scam=" + scam, "--category", "survey=" + survey,
+                               "--extension-prefix", "com.example.Blocker", "-o", folder.file("out")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("shard-scam.calldir  com.example.Blocker.scam  blocking+identification  every number  3 entries"), "\(run.stdout)")
+        #expect(run.stdout.contains("shard-survey.calldir  com.example.Blocker.survey  blocking+identification  every number  3 entries"))
+        let shared = try CLI.run(["lookup", "--shards", folder.file("out/shards.json"), "--json", "33100000002"])
+        #expect(shared.stdout.contains(#""label":"Scam""#) && shared.stdout.contains(#""blocked":true"#), "\(shared.stdout)")
+        let simulated = try CLI.run(["simulate", "--shards", folder.file("out/shards.json")])
+        #expect(simulated.status == 0 && simulated.stdout.contains("2 extensions hold 6 entries"), "\(simulated.stdout)")
+        for bad in [["--category", "scam"], ["--category", "a.b=" + scam], ["--category", "x=" + scam, "--index", scam],
+                    ["--category", "x=" + scam, "--category", "x=" + survey]] {
+            let refused = try CLI.run(["shard", "--by", "category"] + bad + ["--extension-prefix", "a.b", "-o", folder.file("bad")])
+            #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+        }
+    }
+
     @Test("usage errors exit 64, a damaged index 1, too many shards 2 with nothing written")
     func exitStatuses() throws {
         let folder = TempFolder()

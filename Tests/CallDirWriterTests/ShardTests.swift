@@ -46,6 +46,40 @@ struct ShardTests {
         return (blocking.sorted(), identification)
     }
 
+    @Test("by category: each extension holds its category's list; shared numbers blocked if one blocks, the first's label", arguments: 0..<8)
+    func categoriesAreTheirLists(seed: UInt64) throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        // Three categories from lists drawn near the same numbers, so they share some.
+        var categories: [(name: String, index: CallDirIndex)] = []
+        var probes: [Int64] = []
+        for (i, name) in ["scam", "survey", "known-2"].enumerated() {
+            let sub = TempFolder()
+            defer { sub.remove() }
+            let (index, more) = try Self.randomList(sub, seed: seed &* 3 &+ UInt64(i))
+            try FileManager.default.copyItem(atPath: index.path, toPath: folder.file(name + ".calldir"))
+            categories.append((name, try CallDirIndex(path: folder.file(name + ".calldir"))))
+            probes += more
+        }
+        let out = folder.file("categories")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        let manifest = try ShardWriter.write(categories: categories, extensionPrefix: "com.example.Blocker", folder: out,
+                                             temporaryFolder: folder.path)
+        #expect(manifest.rule == .category && manifest.shards.map(\.extensionIdentifier) == categories.map { "com.example.Blocker.\($0.name)" })
+        let set = try ShardSet(manifestPath: out + "/shards.json", verify: true)
+        #expect(set.manifest == manifest)
+        for (shard, category) in zip(set.indexes, categories) {
+            let (a, b) = (try Self.stores([shard]), try Self.stores([category.index]))
+            #expect(a.blocking == b.blocking && a.identification == b.identification, "\(category.name)")
+        }
+        for n in probes {
+            let answers = try categories.map { try $0.index.lookup(n) }
+            let sharded = try set.lookup(n)
+            #expect((sharded.blocked != nil) == answers.contains { $0.blocked != nil }, "\(n)")
+            #expect(sharded.label == answers.first { $0.label != nil }?.label, "\(n)")
+        }
+    }
+
     @Test("by kind and by size: the extensions hold the list's entries, lookups answer as the list", arguments: 0..<24)
     func shardsAreTheList(seed: UInt64) throws {
         let folder = TempFolder()

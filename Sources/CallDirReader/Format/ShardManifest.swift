@@ -9,6 +9,8 @@ public struct ShardManifest: Equatable, Sendable {
         case kind
         /// Contiguous number intervals, each under a number of device entries.
         case size
+        /// One shard per category, each compiled from its own inputs (they may share numbers).
+        case category
     }
 
     /// One shard: an index file and the extension that loads it.
@@ -44,8 +46,8 @@ public struct ShardManifest: Equatable, Sendable {
         }
     }
 
-    /// The manifest format's version (FORMAT.md, "Shard manifest").
-    public static let version = 1
+    /// The manifest format's version (FORMAT.md, "Shard manifest"); 2 added the rule `category`.
+    public static let version = 2
     /// How the list was split.
     public var rule: Rule
     /// The checksum of the index the shards were cut from.
@@ -61,6 +63,12 @@ public struct ShardManifest: Equatable, Sendable {
         self.sourceChecksum = sourceChecksum
         self.sourceEntries = sourceEntries
         self.shards = shards
+    }
+
+    /// The source checksum of a manifest by category (no index was cut): the CRC-32 of the
+    /// shards' checksums in order, 4 bytes each, little-endian.
+    public static func categorySource(_ shards: [Shard]) -> UInt32 {
+        Checksum.crc32(shards.flatMap { shard in (0..<4).map { UInt8(truncatingIfNeeded: shard.checksum >> (8 * $0)) } })
     }
 
     /// The file's bytes: the members in FORMAT.md's order, compact, then `"crc32"`, the CRC-32

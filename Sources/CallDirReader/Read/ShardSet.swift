@@ -25,16 +25,17 @@ public final class ShardSet: Sendable {
 
     /// The answer of the list the shards were cut from: blocking from the shards that block,
     /// the label from those that identify, for the shards whose interval holds `number`.
-    /// (A range's bounds are the shard's part of it.)
+    /// (A range's bounds are the shard's part of it.) Categories may share a number: it is
+    /// blocked if one blocks it, and shows the label of the first, in the manifest's order.
     public func lookup(_ number: Int64) throws -> LookupResult {
         var answer = LookupResult(number: number)
         for (shard, index) in zip(manifest.shards, indexes) where shard.numbers.first <= number && number <= shard.numbers.last {
             let found = try index.lookup(number)
-            if shard.blocking, found.blocked != nil {
+            if shard.blocking, found.blocked != nil, answer.blocked == nil {
                 answer.blocked = found.blocked
                 answer.blockedRange = found.blockedRange
             }
-            if shard.identification, found.label != nil {
+            if shard.identification, found.label != nil, answer.label == nil {
                 answer.label = found.label
                 answer.labelMatch = found.labelMatch
                 answer.labelRange = found.labelRange

@@ -22,6 +22,8 @@ package enum ShardWriter {
             parts = [(all, true, false), (all, false, true)]
         case .size:
             parts = try ShardPlan.bySize(index, maxEntries: maxEntries).map { ($0.numbers, true, true) }
+        case .category:
+            throw CallDirError(.usage, "shards by category come from one index per category (write(categories:...))", path: index.path)
         }
         guard parts.count <= maxShards else {
             throw CallDirError(.limitExceeded, "\(parts.count) shards of at most \(maxEntries) entries: an app ships one extension "
@@ -31,16 +33,46 @@ package enum ShardWriter {
         let ranges = (blocked: index.blockedRangeList, identified: try index.checkedIdentifiedRanges())
         var shards: [ShardManifest.Shard] = []
         for (i, part) in parts.enumerated() {
-            let name = "shard-\(i + 1).calldir"
-            let written = try composer(index, ranges, part.numbers, blocking: part.blocking, identification: part.identification)
-                .write(to: folder + "/" + name, temporaryFolder: temporaryFolder)
-            shards.append(ShardManifest.Shard(file: name, extensionIdentifier: "\(extensionPrefix).\(i + 1)", numbers: part.numbers,
-                                              blocking: part.blocking, identification: part.identification,
-                                              deviceEntries: written.metadata.deviceEntries, bytes: written.bytes,
-                                              checksum: written.checksum))
+            shards.append(try writeShard(composer(index, ranges, part.numbers, blocking: part.blocking, identification: part.identification),
+                                         name: "\(i + 1)", numbers: part.numbers, blocking: part.blocking, identification: part.identification,
+                                         extensionPrefix: extensionPrefix, folder: folder, temporaryFolder: temporaryFolder))
         }
-        let manifest = ShardManifest(rule: rule, sourceChecksum: index.checksum, sourceEntries: index.metadata.deviceEntries,
-                                     shards: shards)
+        return try publish(ShardManifest(rule: rule, sourceChecksum: index.checksum, sourceEntries: index.metadata.deviceEntries,
+                                         shards: shards), folder: folder)
+    }
+
+    /// Writes one shard per category, each the whole of its own index (`calldir compile` of
+    /// that category's inputs), as `shard-NAME.calldir` for extension `extensionPrefix.NAME`,
+    /// and the manifest (rule `category`; its source: FORMAT.md). Categories may share numbers:
+    /// each extension is a switch of its own in Settings.
+    package static func write(categories: [(name: String, index: CallDirIndex)], extensionPrefix: String,
+                              folder: String, temporaryFolder: String) throws -> ShardManifest {
+        guard !categories.isEmpty, categories.count <= maxShards else {
+            throw CallDirError(.usage, "\(categories.count) categories: give 1 to \(maxShards)", path: folder)
+        }
+        let every = NumberRange(first: 0, last: Int64.max)
+        var shards: [ShardManifest.Shard] = []
+        for (name, index) in categories {
+            let ranges = (blocked: index.blockedRangeList, identified: try index.checkedIdentifiedRanges())
+            shards.append(try writeShard(composer(index, ranges, every, blocking: true, identification: true), name: name, numbers: every,
+                                         blocking: true, identification: true, extensionPrefix: extensionPrefix, folder: folder,
+                                         temporaryFolder: temporaryFolder))
+        }
+        return try publish(ShardManifest(rule: .category, sourceChecksum: ShardManifest.categorySource(shards),
+                                         sourceEntries: shards.reduce(0) { $0 + $1.deviceEntries }, shards: shards), folder: folder)
+    }
+
+    private static func writeShard(_ composer: IndexComposer, name: String, numbers: NumberRange, blocking: Bool, identification: Bool,
+                                   extensionPrefix: String, folder: String, temporaryFolder: String) throws -> ShardManifest.Shard {
+        let file = "shard-\(name).calldir"
+        let written = try composer.write(to: folder + "/" + file, temporaryFolder: temporaryFolder)
+        return ShardManifest.Shard(file: file, extensionIdentifier: "\(extensionPrefix).\(name)", numbers: numbers, blocking: blocking,
+                                   identification: identification, deviceEntries: written.metadata.deviceEntries, bytes: written.bytes,
+                                   checksum: written.checksum)
+    }
+
+    /// The manifest last, atomically: it never names a shard that is not there.
+    private static func publish(_ manifest: ShardManifest, folder: String) throws -> ShardManifest {
         try AtomicText.publish(String(decoding: manifest.encoded, as: UTF8.self), to: folder + "/shards.json", role: "shard manifest")
         return manifest
     }
