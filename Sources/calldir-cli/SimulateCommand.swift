@@ -37,7 +37,10 @@ struct SimulateCommand: ParsableCommand {
 
         With --shards DIR/shards.json (calldir shard) every shard loads into an extension of \
         its own, one store each, as an app with several extensions loads them; it prints \
-        each extension's requests and entries, and what one failed request costs.
+        each extension's requests, entries and feed time, and what one failed request costs. \
+        With --from OLD/shards.json too, each extension first holds its old shard and is \
+        updated (an unchanged shard costs no request); --off ID leaves an extension switched \
+        off in Settings (never asked); --reloads-per-launch N counts the launches to finish.
 
         With --personal FILE and/or --contacts FILE.vcf the device loads the list with the \
         user's layer on top (docs/CALLKIT.md, "The user's layer"): contacts and allowed \
@@ -54,7 +57,8 @@ struct SimulateCommand: ParsableCommand {
           calldir simulate --json
           calldir simulate fr.calldir --personal personal.txt --contacts contacts.vcf --country FR
           calldir simulate --calls my-extension-calls.txt
-          calldir simulate --shards shards/shards.json
+          calldir simulate --shards shards/shards.json --reloads-per-launch 2
+          calldir simulate --shards new/shards.json --from old/shards.json --off com.example.Blocker.2
         """
     )
 
@@ -78,6 +82,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Load every shard of this manifest (calldir shard) into an extension of its own.", valueName: "manifest"), completion: .file())
     var shards: String?
 
+    @Option(help: ArgumentHelp("With --shards: an extension switched off in Settings (its bundle identifier); repeat for more.", valueName: "id"))
+    var off: [String] = []
+
+    @Option(name: .customLong("reloads-per-launch"), help: ArgumentHelp("With --shards: the reloads an app runs per launch, to count the launches to finish.", valueName: "n"))
+    var reloadsPerLaunch: Int?
+
     @Flag(help: "Print the result as one JSON object.")
     var json = false
 
@@ -95,10 +105,14 @@ struct SimulateCommand: ParsableCommand {
             || personalOptions.contacts != nil {
             throw ValidationError("--calls replays a script: give no index, --from, --personal or --contacts with it.")
         }
-        if shards != nil, index != nil || indexArgument != nil || from != nil || calls != nil || personalOptions.personal != nil
+        if shards != nil, index != nil || indexArgument != nil || calls != nil || personalOptions.personal != nil
             || personalOptions.contacts != nil {
-            throw ValidationError("--shards loads the manifest's shards: give no index, --from, --calls, --personal or --contacts with it.")
+            throw ValidationError("--shards loads the manifest's shards: give no index, --calls, --personal or --contacts with it.")
         }
+        if shards == nil, !off.isEmpty || reloadsPerLaunch != nil {
+            throw ValidationError("--off and --reloads-per-launch go with --shards.")
+        }
+        if let reloadsPerLaunch, reloadsPerLaunch < 1 { throw ValidationError("--reloads-per-launch must be 1 or more.") }
     }
 
     func run() throws {
@@ -113,7 +127,11 @@ struct SimulateCommand: ParsableCommand {
         }
         if let shards {
             let run: ShardedRun
-            do { run = try ShardedRun(manifestPath: shards, requestSize: requestSize) } catch { throw Terminal.fail(error) }
+            do {
+                run = try ShardedRun(manifestPath: shards, from: from, off: Set(off), reloadsPerLaunch: reloadsPerLaunch, requestSize: requestSize)
+            } catch {
+                throw Terminal.fail(error)
+            }
             try report(text: run.text, json: run.json, problem: run.problem)
             return
         }

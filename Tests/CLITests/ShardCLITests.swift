@@ -72,6 +72,39 @@ struct ShardCLITests {
         }
     }
 
+    @Test("simulate --shards: an update of one category asks one extension; a switched-off one is never asked; launches per reloads")
+    func simulatesUpdatesAndSwitches() throws {
+        let folder = TempFolder()
+        defer { folder.remove() }
+        let identify = (0..<500).map { "\(33_100_000_000 + Int64($0) * 21),Caller \($0 % 9)" }
+        let v1: [Int64] = (0..<3_000).map { 33_100_000_000 + Int64($0) * 7 }
+        var v2 = v1
+        v2[5] += 1  // one number replaced: one removal and one addition, blocking only
+        try buildIndex(block: v1.map(String.init), identify: identify, output: folder.file("v1.calldir"))
+        try buildIndex(block: v2.map(String.init), identify: identify, output: folder.file("v2.calldir"))
+        for v in ["v1", "v2"] {
+            let cut = try CLI.run(["shard", "--index", folder.file(v + ".calldir"), "--by", "kind", "--extension-prefix", "com.example.B",
+                                   "-o", folder.file(v)])
+            #expect(cut.status == 0, "\(cut.stderr)")
+        }
+        let update = try CLI.run(["simulate", "--shards", folder.file("v2/shards.json"), "--from", folder.file("v1/shards.json"),
+                                  "--request-size", "1000", "--reloads-per-launch", "1", "--json"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(update.stdout.utf8)) as? [String: Any])
+        let exts = try #require(doc["extensions"] as? [[String: Any]])
+        #expect(exts.map { $0["requests"] as? Int } == [1, 0] && exts.map { $0["entriesSent"] as? Int } == [2, 0], "\(update.stdout)")
+        #expect(doc["launches"] as? Int == 1 && doc["ok"] as? Bool == true)
+
+        let full = try CLI.run(["simulate", "--shards", folder.file("v2/shards.json"), "--request-size", "1000", "--reloads-per-launch", "2",
+                                "--off", "com.example.B.2"])
+        #expect(full.status == 0, "\(full.stderr)")
+        #expect(full.stdout.contains("com.example.B.1  shard-1.calldir  blocking  3,000 entries in 3 requests"), "\(full.stdout)")
+        #expect(full.stdout.contains("com.example.B.2  shard-2.calldir  identification  off in Settings: not asked"))
+        #expect(full.stdout.contains("at 2 reloads per launch: 2 launches to finish"), "\(full.stdout)")
+        let misuse = try CLI.run(["simulate", "--index", folder.file("v1.calldir"), "--off", "x"])
+        #expect(misuse.status == 64)
+    }
+
     @Test("usage errors exit 64, a damaged index 1, too many shards 2 with nothing written")
     func exitStatuses() throws {
         let folder = TempFolder()
