@@ -1,4 +1,5 @@
 import CallDirReader
+import CallDirWriter
 
 /// One list over several Call Directory extensions (`calldir shard`, docs/CALLKIT.md "Several
 /// extensions"): one `ReloadCoordinator` per extension, each over its own folder in the App
@@ -57,6 +58,8 @@ public actor ShardCoordinator {
     /// an update of one category installs, and then loads, one shard. Throws before installing
     /// anything when the manifest names an extension this app does not have; a shard that
     /// fails to install leaves the shards before it installed (each is complete on its own).
+    /// An extension of the app the manifest does not name, holding a shard from before, gets
+    /// an empty index: the next `loadAll` empties its store.
     @discardableResult
     public func install(manifest path: String) async throws -> [Installed] {
         let manifest = try ShardManifest(path: path)
@@ -76,6 +79,19 @@ public actor ShardCoordinator {
             let installed = try await coordinator.install(from + "/" + shard.file, expecting: .init(
                 checksum: shard.checksum, byteCount: shard.bytes, deviceEntries: shard.deviceEntries))
             done.append(Installed(extensionIdentifier: shard.extensionIdentifier, changed: true, checksum: installed.checksum))
+        }
+        // Fewer shards than before: an extension the manifest no longer names gets an empty
+        // index, so that `loadAll` empties its store rather than keep a shard that moved.
+        let named = Set(manifest.shards.map(\.extensionIdentifier))
+        for id in extensions where !named.contains(id) {
+            let coordinator = coordinators[id]!
+            guard coordinator.folder.exists(coordinator.folder.indexPath),
+                  (try? CallDirIndex(path: coordinator.folder.indexPath))?.metadata.deviceEntries != 0 else { continue }
+            let empty = coordinator.folder.path + "/empty.calldir"
+            defer { try? coordinator.folder.remove(empty) }
+            try IndexComposer().write(to: empty, temporaryFolder: coordinator.folder.path)
+            let installed = try await coordinator.install(empty, expecting: .init(deviceEntries: 0))
+            done.append(Installed(extensionIdentifier: id, changed: true, checksum: installed.checksum))
         }
         return done
     }

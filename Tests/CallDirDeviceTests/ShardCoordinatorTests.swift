@@ -148,6 +148,29 @@ struct ShardCoordinatorTests {
         #expect(DeviceState(rig.phones[blocker]!.simulator) != oldStore)
     }
 
+    /// A list cut into fewer shards than before: the extension no manifest names any more
+    /// is emptied, the others hold their new shards.
+    @Test func fewerShardsEmptyTheExtensionLeftOver() async throws {
+        let block = (0..<60).map { String(33_162_000_000 + $0 * 3) }
+        let rig = try Rig(block: block, identify: [], rule: .size, maxEntries: 20, requestSize: 50)
+        defer { rig.remove() }
+        #expect(rig.extensions.count == 3)
+        let coordinator = try rig.coordinator()
+        try await coordinator.install(manifest: rig.manifestPath)
+        _ = try await coordinator.loadAll()
+        #expect(rig.phones[rig.extensions[2]]!.simulator.entryCount == 20)
+
+        (rig.manifest, rig.manifestPath) = try Rig.shard(rig.scratch, "v2", block: Array(block.prefix(30)), identify: [], rule: .size,
+                                                         maxEntries: 20)
+        #expect(rig.manifest.shards.count == 2)
+        let installed = try await coordinator.install(manifest: rig.manifestPath)
+        #expect(installed.last?.extensionIdentifier == "com.example.Blocker.3" && installed.last?.changed == true)
+        let outcomes = try await coordinator.loadAll()
+        #expect(outcomes.allSatisfy { $0.outcome.isLoaded })
+        #expect(rig.phones["com.example.Blocker.3"]!.simulator.entryCount == 0)
+        #expect(rig.phones[rig.extensions[0]]!.simulator.entryCount + rig.phones[rig.extensions[1]]!.simulator.entryCount == 30)
+    }
+
     /// A manifest naming an extension the app lacks installs nothing; an app extension the
     /// list has no shard for is left alone (`notInstalled`), and an unknown one in `order` is
     /// a usage error.
