@@ -2,16 +2,22 @@
 // scripts/doc-snippets. Compiled, never run.
 #if os(iOS)
 import CallDirCallKit
-import CallKit
+import CallDirDevice
+import CallDirReader
 
-final class ShardHandler: CXCallDirectoryProvider, CXCallDirectoryExtensionContextDelegate {
-    let handler = CallDirectoryRequestHandler(appGroup: "group.com.example.calldir", sharded: true, region: 33)
-    override func beginRequest(with context: CXCallDirectoryExtensionContext) {
-        context.delegate = self
-        handler.beginRequest(with: context)
-    }
-    func requestFailed(for extensionContext: CXCallDirectoryExtensionContext, withError error: any Error) {
-        handler.requestFailed()
+func installShards(manifest: String) async throws {
+    let root = try CallDirectoryRequestHandler.folder(appGroup: "group.com.example.calldir")
+    let shards = try ShardCoordinator(root: root, extensions: ["com.example.calldir.Blocker.scam", "com.example.calldir.Blocker.survey"],
+                                      personal: try PersonalSettings(region: 33),
+                                      platform: { CallKitPlatform(extensionIdentifier: $0) })
+    try await shards.install(manifest: manifest)
+    for (id, outcome) in try await shards.loadAll() {
+        switch outcome {
+        case .loaded, .notInstalled: break
+        case .disabled: print("\(id) is off in Settings")  // the user chose so: nothing to do
+        case .failed(let error): print("\(id): \(error)")      // the next loadAll resumes it
+        case .notTried: break                                  // cancelled: the next loadAll
+        }
     }
 }
 #endif
