@@ -71,11 +71,7 @@ struct PersonalCoordinatorPropertyTests {
             if Int.random(in: 0..<4, using: &rng) == 0 { throw ReloadCoordinatorTests.AppKilled() }
         }
 
-        func systemFate() -> SimulatedPhone.Fate {
-            var fate = SimulatedPhone.randomFate(&rng, entries: 300, late: true)
-            if case .refused = fate { fate = .killedWhileFeeding(after: 0) }  // a refused system request leaves no trace
-            return fate
-        }
+        func systemFate() -> SimulatedPhone.Fate { SimulatedPhone.randomSystemFate(&rng, entries: 300) }
     }
 
     /// A list near `PersonalGenerator.base`, and a small change of it (a delta).

@@ -68,11 +68,13 @@ struct ShardCoordinatorTests {
     }
 
     /// Random lists split by size or kind; one extension draws the coordinator's faults (refusals,
-    /// kills, host failures, expiries, late confirmations, error 7), some are switched off, and
-    /// the user's layer is edited before the launch. Launch after launch until every enabled
-    /// extension is loaded: each holds exactly its shard ⊕ the layer; each fault-free extension
-    /// got each of its entries once and no failed request (a failure in one shard cost the others
-    /// nothing); a switched-off one got no request at all.
+    /// kills, host failures, expiries, late confirmations, error 7), and, while the others load,
+    /// requests the system runs in it on its own that fail, are killed or succeed; some are
+    /// switched off, and the user's layer is edited before the launch. Launch after launch until
+    /// every enabled extension is loaded, then one launch more without faults (the system may
+    /// have wiped the faulty one after its turn): each holds exactly its shard ⊕ the layer; each
+    /// fault-free extension got each of its entries once and no failed request (a failure in one
+    /// shard cost the others nothing); a switched-off one got no request at all.
     @Test(arguments: 0..<16)
     func faultsInOneShardCostTheOthersNothing(seed: UInt64) async throws {
         var rng = SeededGenerator(seed: 0x5A4D &+ seed &* 104_729)
@@ -97,6 +99,11 @@ struct ShardCoordinatorTests {
 
         let coordinator = try rig.coordinator()
         try await coordinator.install(manifest: rig.manifestPath)
+        // The system runs the faulty extension on its own while another extension loads.
+        let system = SystemRuns(seed: seed, phone: rig.phones[faulty]!)
+        for id in rig.extensions where id != faulty {
+            await coordinator.coordinator(for: id)!.setStepHook { step in if step == .beforeReload { system.maybeRun() } }
+        }
         var launches = 0
         while true {
             launches += 1
@@ -105,6 +112,9 @@ struct ShardCoordinatorTests {
             if outcomes.allSatisfy({ off.contains($0.extensionIdentifier) || $0.outcome.isLoaded }) { break }
             try #require(launches < 40, "seed \(seed): not loaded after 40 launches: \(outcomes)")
         }
+        system.stopped = true
+        let last = try await coordinator.loadAll()
+        #expect(last.allSatisfy { off.contains($0.extensionIdentifier) || $0.outcome.isLoaded }, "seed \(seed): \(last)")
         for shard in rig.manifest.shards {
             let id = shard.extensionIdentifier, phone = rig.phones[id]!
             if off.contains(id) {
@@ -118,6 +128,27 @@ struct ShardCoordinatorTests {
                 #expect(phone.simulator.history.allSatisfy(\.succeeded) && sent == expected.count,
                         "seed \(seed): \(id) sent \(sent) entries for \(expected.count), faults in \(faulty)")
             }
+        }
+    }
+
+    /// Requests the system starts in one extension on its own, now and then, while the app
+    /// loads another: they fail (the store wiped), are killed while feeding, expire, answer
+    /// late, or succeed (`SimulatedPhone.randomSystemFate`).
+    final class SystemRuns: @unchecked Sendable {  // called from one coordinator at a time
+        var rng: SeededGenerator
+        let phone: SimulatedPhone
+        var stopped = false
+        private(set) var runs = 0
+
+        init(seed: UInt64, phone: SimulatedPhone) {
+            rng = SeededGenerator(seed: 0x5157 &+ seed)
+            self.phone = phone
+        }
+
+        func maybeRun() {
+            guard !stopped, Int.random(in: 0..<3, using: &rng) == 0 else { return }
+            runs += 1
+            phone.runExtension(SimulatedPhone.randomSystemFate(&rng, entries: 5))
         }
     }
 

@@ -220,6 +220,17 @@ package final class SimulatedPhone: CallDirectoryPlatform, @unchecked Sendable {
     }
 }
 
+extension SimulatedPhone {
+    /// A random fate of a request the system starts on its own (`runExtension`): as
+    /// `randomFate` with `late`, but a refusal becomes a kill before the first call: a request
+    /// refused before the extension runs leaves no trace the app could see.
+    package static func randomSystemFate(_ rng: inout SeededGenerator, entries: Int) -> Fate {
+        let fate = randomFate(&rng, entries: entries, late: true)
+        if case .refused = fate { return .killedWhileFeeding(after: 0) }
+        return fate
+    }
+}
+
 /// Forwards calls until `after` of them, then dies: drops every call and stops the request
 /// (so the extension writes no checkpoint, as a killed process would not).
 package final class Dying: KillSwitch {
