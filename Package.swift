@@ -69,20 +69,31 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // MARK: Shared: the format and its reader, the writer, deltas, C kernels
+        // MARK: Shared: the error type, the numbers, the format and its reader, the writer, deltas, C kernels
 
-        // Prefetch, a branch-free search and a carry-less-multiply CRC: what Swift cannot express;
-        // and the number parser's DFAs as read-only data (Swift would build them at run time).
+        // `CallDirError`, the one error type every module throws: beneath the numbers and the
+        // reader, so that both throw it and neither imports the other for it.
+        .target(name: "CallDirErrors"),
+        // The number parser's generated tables (DFAs, rules by first digits) as read-only C data:
+        // Swift would build them at run time.
+        .target(name: "CNumberTables"),
+        // The number parser: a field of a list, a caller ID or a `--country` read as libphonenumber
+        // reads it, into E.164 digits or a `NumberRange`, or a reason it is not one. Beneath the
+        // reader (which stores and looks up ranges, and whose user's layer normalises numbers);
+        // the compiler, the lookup front and the daemon parse with it. The standard library only
+        // (`PlatformSeamTests`), so an extension links it.
+        .target(name: "CallDirNumbers", dependencies: ["CallDirErrors", "CNumberTables"]),
+        // Prefetch, a branch-free search and a carry-less-multiply CRC: what Swift cannot express.
         .target(name: "CKernels"),
         // What an extension links: format, reads, lookups, the extension's side of loading.
-        // The standard library and CKernels only (`PlatformSeamTests`), no unsafe flags.
-        .target(name: "CallDirReader", dependencies: ["CKernels"]),
+        // The standard library, the numbers and CKernels only (`PlatformSeamTests`), no unsafe flags.
+        .target(name: "CallDirReader", dependencies: ["CallDirErrors", "CallDirNumbers", "CKernels"]),
         // The index writer: encoding (numbers, labels, sections), atomic outputs, temporaries.
         // The compiler writes an index with it, the patch on a phone too: Darwin-portable, no
         // Foundation, Synchronization or libc outside its seam (`PlatformSeamTests`).
-        .target(name: "CallDirWriter", dependencies: ["CallDirReader", "CKernels"]),
+        .target(name: "CallDirWriter", dependencies: ["CallDirNumbers", "CallDirReader", "CKernels"]),
         // Deltas: the delta format, diff and patch (over the writer). Darwin-portable.
-        .target(name: "CallDirPatch", dependencies: ["CallDirReader", "CallDirWriter"]),
+        .target(name: "CallDirPatch", dependencies: ["CallDirNumbers", "CallDirReader", "CallDirWriter"]),
 
         // MARK: Phone: the app and its Call Directory extension
 
@@ -108,20 +119,21 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // libphonenumber's validity and number types as DFA tables (~0.7 MB): the compiler's
-        // --valid-only and --types; kept out of the reader so an extension does not link them.
-        .target(name: "CallDirNumberTypes", dependencies: ["CallDirReader"]),
+        // --valid-only and --types; kept out of the numbers and the reader so an extension does
+        // not link them.
+        .target(name: "CallDirNumberTypes", dependencies: ["CallDirNumbers"]),
         // The compiler: inputs (zlib, SQLite), sort, validation, exports. Its JSON lists are
         // read by the reader's JSON core, which the feed, the CLI and the daemon share.
         .target(name: "CallDir", dependencies: [
-            "CallDirNumberTypes", "CallDirPatch", "CallDirReader", "CallDirWriter", "CZlib", "CSQLite", "CKernels",
+            "CallDirNumberTypes", "CallDirNumbers", "CallDirPatch", "CallDirReader", "CallDirWriter", "CZlib", "CSQLite", "CKernels",
         ]),
         // The lookup front `calldir`, `calldir-cli` and the daemon share: the one-shot lookup
         // and its answers, the caller-ID policy, batch bodies, stdout and stderr.
-        .target(name: "CallDirLookup", dependencies: ["CallDirReader"]),
+        .target(name: "CallDirLookup", dependencies: ["CallDirNumbers", "CallDirReader"]),
         // The command-line options `calldir-cli` checks and `calldir-serve` runs (serve, keygen,
-        // publish, update): ArgumentParser, and the reader for the country table of `--country`.
+        // publish, update): ArgumentParser, and the numbers for the country table of `--country`.
         .target(name: "CallDirOptions", dependencies: [
-            "CallDirReader", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CallDirNumbers", "CallDirReader", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `calldir`, the front: answers a plain one-shot lookup with the reader alone and execs
         // `calldir-cli` for everything else. Release builds on Linux link fully statically: no
@@ -139,8 +151,8 @@ let package = Package(
         .executableTarget(
             name: "calldir-cli",
             dependencies: [
-                "CallDir", "CallDirLookup", "CallDirOptions", "CallDirPatch", "CallDirReader", "CallDirSimulator", "CallDirWriter",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CallDir", "CallDirLookup", "CallDirNumbers", "CallDirOptions", "CallDirPatch", "CallDirReader", "CallDirSimulator",
+                "CallDirWriter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticLinking(["-static-executable", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization"])
         ),
@@ -153,6 +165,7 @@ let package = Package(
             name: "CallDirServer",
             dependencies: [
                 "CallDirLookup",
+                "CallDirNumbers",
                 "CallDirReader",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -193,10 +206,11 @@ let package = Package(
         // One test target per library (and CLITests for the executables, DocSnippetTests for
         // the docs' code); TestSupport holds what they share: a scratch folder, a seeded
         // generator, the index builder, the forger, the device and phone rigs. It links only
-        // phone libraries, as the reader's, device's and simulator's tests do (scripts/ios-check
+        // phone libraries, as the numbers', reader's, device's and simulator's tests do (scripts/ios-check
         // type-checks them for iOS); CompileSupport, the compile helper, links CallDir.
         .target(name: "TestSupport", dependencies: ["CallDirDevice", "CallDirReader", "CallDirSimulator", "CallDirWriter"], path: "Tests/TestSupport"),
         .target(name: "CompileSupport", dependencies: ["CallDir", "CallDirReader"], path: "Tests/CompileSupport"),
+        .testTarget(name: "CallDirNumbersTests", dependencies: ["CallDirNumbers", "TestSupport"]),
         .testTarget(name: "CallDirReaderTests", dependencies: [
             "CallDirReader", "CallDirNumberTypes", "CallDirPatch", "CallDirSimulator", "CallDirWriter", "TestSupport",
         ], exclude: ["Fixtures"]),

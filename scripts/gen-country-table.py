@@ -5,12 +5,12 @@
     python3 scripts/gen-country-table.py
 
 Writes, all committed (no network and no Python at build time):
-  Sources/CallDirReader/Numbers/CountryTableData.swift   the table the normaliser reads
-  Sources/CallDirReader/Numbers/ParsingRulesData.swift   libphonenumber's parsing rules of each
+  Sources/CallDirNumbers/CountryTableData.swift       the table the normaliser reads
+  Sources/CallDirNumbers/ParsingRulesData.swift       libphonenumber's parsing rules of each
                                                       code's main region, and of every other
                                                       region of a shared code (parsing_rules)
-  Sources/CKernels/ParsingDFA.c                       their DFAs, as a constant C array
-  Sources/CKernels/PrefixRules.c                      the normaliser's rules by first three
+  Sources/CNumberTables/ParsingDFA.c                  their DFAs, as a constant C array
+  Sources/CNumberTables/PrefixRules.c                 the normaliser's rules by first three
                                                       digits (CountryTable.byPrefix), the same
   Sources/CallDirNumberTypes/NumberTypesData.swift    is_valid_number and number_type as one
                                                       DFA over E.164 digits (type_product.py)
@@ -43,10 +43,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import type_product  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SWIFT = os.path.join(ROOT, "Sources/CallDirReader/Numbers/CountryTableData.swift")
-PARSING = os.path.join(ROOT, "Sources/CallDirReader/Numbers/ParsingRulesData.swift")
-PARSING_DFA = os.path.join(ROOT, "Sources/CKernels/ParsingDFA.c")
-PREFIX_RULES = os.path.join(ROOT, "Sources/CKernels/PrefixRules.c")
+SWIFT = os.path.join(ROOT, "Sources/CallDirNumbers/CountryTableData.swift")
+PARSING = os.path.join(ROOT, "Sources/CallDirNumbers/ParsingRulesData.swift")
+PARSING_DFA = os.path.join(ROOT, "Sources/CNumberTables/ParsingDFA.c")
+PREFIX_RULES = os.path.join(ROOT, "Sources/CNumberTables/PrefixRules.c")
 TYPES_SWIFT = os.path.join(ROOT, "Sources/CallDirNumberTypes/NumberTypesData.swift")
 TYPES_REFERENCE = os.path.join(ROOT, "Tests/CallDirTests/NumberTypesReferenceData.swift")
 # The order libphonenumber's _number_type_helper tries the types in.
@@ -192,7 +192,7 @@ def prefix_rules_c_lines(packed, version):
         "// they start with (bits 0-19 possible national lengths, 20-29 possible first national",
         "// digits, 30-31 the code's length; 0: no code).",
         "",
-        '#include "CKernels.h"',
+        '#include "CNumberTables.h"',
         "",
         "static const uint32_t rules[1000] = {",
     ]
@@ -428,7 +428,7 @@ def dfa_c_lines(table, version):
         f"// ParsingRules' DFAs: {len(table) // 11} states of 11 entries (the next state per digit, 0xFFFF",
         "// for none; then 1 if the state accepts).",
         "",
-        '#include "CKernels.h"',
+        '#include "CNumberTables.h"',
         "",
         f"static const uint16_t dfa[{len(table)}] = {{",
     ]

@@ -5,7 +5,7 @@
     python3 scripts/gen-short-numbers.py
 
 Writes, both committed (no network and no Python at build time):
-  Sources/CallDirReader/Numbers/EmergencyNumbersData.swift   the table lookups and compiles read
+  Sources/CallDirNumbers/EmergencyNumbersData.swift          the table lookups and compiles read
   Tests/CallDirTests/Fixtures/emergency-examples.tsv         libphonenumber's verdict on every
                                                              short number of 2 to 6 digits that
                                                              is an emergency number somewhere
@@ -23,7 +23,7 @@ from phonenumbers import PhoneMetadata, SUPPORTED_SHORT_REGIONS, country_code_fo
 from phonenumbers import shortnumberinfo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SWIFT = os.path.join(ROOT, "Sources/CallDirReader/Numbers/EmergencyNumbersData.swift")
+SWIFT = os.path.join(ROOT, "Sources/CallDirNumbers/EmergencyNumbersData.swift")
 FIXTURE = os.path.join(ROOT, "Tests/CallDirTests/Fixtures/emergency-examples.tsv")
 
 

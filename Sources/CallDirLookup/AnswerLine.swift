@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// The text answers of `calldir lookup`, one line each.

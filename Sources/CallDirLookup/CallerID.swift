@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// What a lookup makes of one caller ID. Every input gets an answer: a PBX asks about every

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CallDirNumbers
 import CallDirReader
 
 /// A plain `calldir lookup` (numbers, --index, --country, --json, the caller-ID policy

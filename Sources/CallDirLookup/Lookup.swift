@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// Answers numbers one by one, writing to a buffered stdout.

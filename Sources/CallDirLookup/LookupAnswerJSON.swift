@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// What a number's answer says it was given as: its `input` member.

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// What a one-shot `calldir lookup` says on stderr about arguments that are not numbers: the

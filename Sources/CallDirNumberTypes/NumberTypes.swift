@@ -1,4 +1,4 @@
-import CallDirReader
+import CallDirNumbers
 
 /// libphonenumber's `is_valid_number` and `number_type`, without a regex engine: every
 /// region's national-number and per-type patterns, compiled at generation time into one DFA

@@ -1,4 +1,4 @@
-import CallDirReader
+import CallDirNumbers
 
 /// `NumberTypes`' DFA laid out for the walk: immortal memory read through raw pointers (no
 /// reference counting, no bounds checks, no allocation per number), 10 next states of 16 bits

@@ -1,4 +1,5 @@
 import CallDirLookup
+import CallDirNumbers
 import CallDirReader
 import NIOCore
 

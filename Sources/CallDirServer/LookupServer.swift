@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import CallDirNumbers
 import CallDirReader
 
 /// The daemon: binds, loads the index, watches for replacements, and stops gracefully.

@@ -1,6 +1,7 @@
 import CallDirLookup
 import NIOCore
 import NIOHTTP1
+import CallDirNumbers
 import CallDirReader
 
 /// One answer: status, JSON (or Prometheus text) body, and what /metrics counts it under.

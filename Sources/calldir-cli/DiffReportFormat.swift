@@ -1,5 +1,6 @@
 import ArgumentParser
 import CallDir
+import CallDirNumbers
 import CallDirReader
 
 /// `calldir diff --report`: its options and the report as text, Markdown (a pull-request

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CallDirOptions
+import CallDirNumbers
 import CallDirReader
 
 /// `--personal` and `--contacts`: the user's own layer on the phone (FORMAT.md, "Personal

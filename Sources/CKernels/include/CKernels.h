@@ -55,15 +55,4 @@ static inline void calldir_atomic_or_u64(uint64_t *word, uint64_t bits) {
     __atomic_fetch_or(word, bits, __ATOMIC_RELEASE);
 }
 
-/// The number parser's DFAs (`ParsingRules`), generated into ParsingDFA.c: read in place from
-/// read-only data, so that a one-shot lookup of a formatted number touches only the states it
-/// walks instead of decoding the whole table first.
-const uint16_t *calldir_parsing_dfa(void);
-/// Entries of `calldir_parsing_dfa` (11 a state).
-size_t calldir_parsing_dfa_count(void);
-
-/// `CountryTable.byPrefix`, generated into PrefixRules.c: 1000 entries by a number's first
-/// three digits, so that a one-shot lookup builds no country table.
-const uint32_t *calldir_prefix_rules(void);
-
 #endif

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 import CallDirWriter
 /// The last stage before encoding, for one kind: enforces CallKit's strict ascending order

@@ -1,4 +1,5 @@
 import CallDirNumberTypes
+import CallDirNumbers
 import CallDirReader
 
 /// Without `--country`, a national list must not become numbers of other countries (issue 44):

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// Without `--country`, a list of North American numbers written nationally (`4692576503`)

@@ -1,4 +1,5 @@
 import CallDirNumberTypes
+import CallDirNumbers
 import CallDirReader
 
 /// `compile --valid-only` and `--types`: keeps the numbers libphonenumber calls valid (of the

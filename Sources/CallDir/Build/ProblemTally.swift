@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// Problems a compile found, by kind, with the flag that addresses each: the compile's last

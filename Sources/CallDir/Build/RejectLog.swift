@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 import CallDirWriter
 /// Counts every row that does not become an entry, by reason, and optionally lists each one

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 /// The export's view of an index's entries, with label texts: the walks themselves are the
 /// reader's `DeviceEntryStream` (exact numbers plus ranges, each number once, the exact label

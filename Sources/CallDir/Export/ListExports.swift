@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// Saracroche's JSON object form, which `calldir compile --list` reads back:

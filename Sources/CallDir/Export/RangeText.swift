@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 /// How an index range is written in list formats that calldir reads back: pieces of text
 /// that each normalise (without `--country`) to a range or number inside it and together

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// A delta file (FORMAT.md, "Delta file"): what changed from one index (OLD) to another

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 import CallDirWriter
 

@@ -34,7 +34,9 @@ package enum IndexFormat {
     package static let blockDataPadding = 8
 
     /// Longest label, in UTF-8 bytes. CallKit documents no limit; a lock screen shows ~40.
-    package static let maxLabelBytes = 255
+    /// Spelled once, as `RejectReason.maxLabelBytes`: the refusal of a longer label names it,
+    /// and the reasons sit beneath the format (CallDirNumbers).
+    package static let maxLabelBytes = RejectReason.maxLabelBytes
 }
 
 /// Section kinds. The `indexKinds` appear exactly once in a version 2 file; the directory

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// An index written from entries already in hand: numbers of each kind ascending and

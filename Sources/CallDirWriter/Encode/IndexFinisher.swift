@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// The closing steps of writing an index, shared by `Compiler` and `Patcher`: after both

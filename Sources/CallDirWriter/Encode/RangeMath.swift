@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// Range arithmetic on sorted arrays: how a list's ranges become an index's range sections.

@@ -1,3 +1,4 @@
+import CallDirNumbers
 import CallDirReader
 
 /// `calldir shard`: one compiled list as several indexes, one per Call Directory extension,

@@ -1,5 +1,5 @@
 import Testing
-import CallDirReader
+import CallDirNumbers
 
 @Suite("NumberNormalizer rules")
 struct NumberNormalizerTests {

@@ -1,3 +1,7 @@
+// The initialisers throw `CallDirError` (a `--country` no country uses): whoever imports the
+// numbers can catch it without importing `CallDirErrors` too.
+@_exported import CallDirErrors
+
 /// Turns one field of an input list into an E.164 number or range, or says why it cannot.
 ///
 /// The rules, in the order they apply:

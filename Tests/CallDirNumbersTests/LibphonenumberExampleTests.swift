@@ -1,4 +1,4 @@
-import CallDirReader
+import CallDirNumbers
 import Testing
 
 /// The inputs issue 33 quotes, each with libphonenumber's answer (phonenumbers 9.0.43,

@@ -4,7 +4,7 @@
 // ParsingRules' DFAs: 6278 states of 11 entries (the next state per digit, 0xFFFF
 // for none; then 1 if the state accepts).
 
-#include "CKernels.h"
+#include "CNumberTables.h"
 
 static const uint16_t dfa[69058] = {
     0xFFFF, 0xFFFF, 0x0001, 0x0002, 0x0001, 0x0001, 0x0001, 0x0001, 0x0001, 0x0001, 0x0000,

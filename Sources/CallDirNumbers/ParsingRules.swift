@@ -1,4 +1,4 @@
-import CKernels
+import CNumberTables
 
 /// libphonenumber's `parse(input, region)` and `is_possible_number`, on the digits of a field,
 /// with the rules of each calling code's main region, and those of the other regions of a
@@ -87,7 +87,7 @@ enum ParsingRules {
 
     /// The rules and DFAs as the hot path reads them (`ParsingTable`), built once; a
     /// normaliser keeps a copy, so that it reads them through plain pointers. The DFAs are C
-    /// read-only data (CKernels' ParsingDFA.c), read in place.
+    /// read-only data (CNumberTables' ParsingDFA.c), read in place.
     static let table = ParsingTable(rows: rows, dfa: calldir_parsing_dfa())
 
     /// Whether the national number matches the code's national-number pattern in full.

@@ -1,5 +1,5 @@
 import Testing
-import CallDirReader
+import CallDirNumbers
 
 /// Issue 44 item 3: `--country REGION` reads national numbers with that region's own rules, as
 /// libphonenumber's `parse(text, REGION)` does (expected values are phonenumbers 9.0.43's); a

@@ -5,7 +5,7 @@
 // they start with (bits 0-19 possible national lengths, 20-29 possible first national
 // digits, 30-31 the code's length; 0: no code).
 
-#include "CKernels.h"
+#include "CNumberTables.h"
 
 static const uint32_t rules[1000] = {
     0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000, 0x00000000,

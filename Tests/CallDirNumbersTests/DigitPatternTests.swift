@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import CallDirReader
+@testable import CallDirNumbers
 
 /// The national prefixes for parsing with a transform rule or `$` (7 main regions: AR, BR, JP,
 /// GA, MG, SM, NF; 25 other regions of a shared code: the Caribbean NANP ones, GG, IM, JE, CC,

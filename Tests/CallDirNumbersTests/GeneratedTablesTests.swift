@@ -1,7 +1,7 @@
 import Testing
-@testable import CallDirReader
+@testable import CallDirNumbers
 
-/// The tables scripts/gen-country-table.py writes as C read-only data (CKernels) so that a
+/// The tables scripts/gen-country-table.py writes as C read-only data (CNumberTables) so that a
 /// one-shot lookup builds nothing at run time, checked against what Swift builds from the
 /// generated rows.
 @Suite("Generated C tables")

@@ -84,7 +84,7 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
         case .missingLabel:
             return "identification entries need a label (a second column); numbers without labels are a blocking list: give it with --block"
         case .emptyLabel: return "identification entries need a non-empty label"
-        case .labelTooLong: return "labels are at most \(IndexFormat.maxLabelBytes) UTF-8 bytes"
+        case .labelTooLong: return "labels are at most \(Self.maxLabelBytes) UTF-8 bytes"
         case .labelControlCharacter: return "labels must not contain control characters (bidirectional controls such as U+202E included)"
         case .labelInvalidUTF8: return "labels must be valid UTF-8"
         case .duplicate: return "repeats the entry before it (--dedupe)"
@@ -96,6 +96,11 @@ public enum RejectReason: String, Error, Sendable, CaseIterable, Comparable, Cus
         case .withheld: return "the caller withheld the number (anonymous, private, restricted or unavailable)"
         }
     }
+
+    /// The longest label, in UTF-8 bytes, that `labelTooLong` names: the index format's limit,
+    /// `IndexFormat.maxLabelBytes`, which is this value. It is spelled here because the reasons
+    /// sit beneath the format, in the numbers, and say it.
+    package static let maxLabelBytes = 255
 
     public var description: String { rawValue }
 

@@ -1,4 +1,4 @@
-import CKernels
+import CNumberTables
 
 /// What each country's numbers may look like, from libphonenumber's metadata: the one home of
 /// calling codes, possible lengths, leading digits, trunk and international prefixes.
@@ -43,7 +43,7 @@ package enum CountryTable {
     }()
 
     /// The rules the normaliser reads, by a number's first three digits: one read per number.
-    /// C read-only data generated from `rows` (CKernels' PrefixRules.c; `CountryTableTests`
+    /// C read-only data generated from `rows` (CNumberTables' PrefixRules.c; `CountryTableTests`
     /// checks it against `PrefixRules(rules: rules)`): built from the rows at run time, it was
     /// a fifth of a one-shot lookup's instructions.
     static let byPrefix = PrefixRules(base: calldir_prefix_rules())
