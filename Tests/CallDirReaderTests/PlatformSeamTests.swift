@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The reader library must build for an iOS Call Directory extension: only the standard
-/// library and CKernels, with every libc call in one file (Platform/Syscalls.swift). We cannot
+/// library, CKernels and what it stands on (the number parser and the error type, which have
+/// no seam at all), with every libc call in one file (Platform/Syscalls.swift). We cannot
 /// build for iOS here, so this test keeps the rule: it fails when a file of the reader imports
 /// a system or C module outside that seam, or a module an extension cannot (or should not) link.
 ///
@@ -56,6 +57,27 @@ struct PlatformSeamTests {
                 if Self.systemModules.contains(module), file != Self.seam { offences.append("\(file): imports \(module) outside the seam") }
             }
             if text.contains("canImport"), file != Self.seam { offences.append("\(file): platform branch outside the seam") }
+        }
+        #expect(offences.isEmpty, "\(offences)")
+    }
+
+    /// What the reader stands on (the number parser and the error type) is what an extension
+    /// links too, with no seam at all: the standard library, each other and the parser's C tables.
+    static let beneathReader: [String: Set<String>] = ["CallDirErrors": [], "CallDirNumbers": ["CallDirErrors", "CNumberTables"]]
+
+    @Test("CallDirNumbers and CallDirErrors import no C library, Foundation or platform branch: only each other and CNumberTables")
+    func numbersNeedNoPlatform() throws {
+        var offences: [String] = []
+        for (target, allowed) in Self.beneathReader.sorted(by: { $0.key < $1.key }) {
+            let root = Self.sourcesRoot.appendingPathComponent(target)
+            let files = try Self.swiftFiles(root)
+            #expect(!files.isEmpty, "expected the sources of \(target) under \(root.path)")
+            for file in files {
+                let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+                for module in Self.imports(text) where !allowed.contains(module) { offences.append("\(target)/\(file): imports \(module)") }
+                if text.contains("canImport") { offences.append("\(target)/\(file): a platform branch") }
+                for call in Self.libcCalls where text.contains(call) { offences.append("\(target)/\(file): calls \(call)...)") }
+            }
         }
         #expect(offences.isEmpty, "\(offences)")
     }
@@ -123,7 +145,7 @@ struct PlatformSeamTests {
     /// is the real check; this one runs where no SDK is laid out.
     @Test("the phone's modules use no typed throws and no Regex")
     func phoneModulesAvoidWhatTheSDKLacks() throws {
-        let phone = ["CallDirReader", "CallDirCallKit", "CallDirWriter", "CallDirPatch", "CallDirDevice", "CallDirSimulator", "CallDirFeed"]
+        let phone = ["CallDirErrors", "CallDirNumbers", "CallDirReader", "CallDirCallKit", "CallDirWriter", "CallDirPatch", "CallDirDevice", "CallDirSimulator", "CallDirFeed"]
         var offences: [String] = []
         for target in phone {
             let root = Self.sourcesRoot.appendingPathComponent(target)
