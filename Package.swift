@@ -133,7 +133,7 @@ let package = Package(
         // The command-line options `calldir-cli` checks and `calldir-serve` runs (serve, keygen,
         // publish, update): ArgumentParser, and the numbers for the country table of `--country`.
         .target(name: "CallDirOptions", dependencies: [
-            "CallDirNumbers", "CallDirReader", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "CallDirNumbers", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `calldir`, the front: answers a plain one-shot lookup with the reader alone and execs
         // `calldir-cli` for everything else. Release builds on Linux link fully statically: no

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CallDirNumbers
-import CallDirReader
 
 /// A `--country` value: a calling code some country uses (`1`, `33`, `41`), read with its main
 /// region's rules, or an ISO 3166 region (`US`, `CX`, `JE`, any case), read with its own
