@@ -6,7 +6,7 @@ import CallDirNumbers
 /// and `scripts/type_product.py`: the calling code's digits, then the product of its regions'
 /// patterns, minimised; 5,634 states, 118 KB once decoded), whose state after the last digit
 /// names the type. A module of its own so that what an app or its Call Directory extension
-/// links (`CallDirReader`) does not carry the table: `compile --valid-only` and `--types` use it.
+/// links (`CallDirReader`, `CallDirNumbers`) does not carry the table: `compile --valid-only` and `--types` use it.
 public enum NumberTypes {
     /// The type of a valid number (E.164 digits as an integer), nil when libphonenumber's
     /// `is_valid_number` says it is not valid.

@@ -51,7 +51,7 @@
 ///    country rules are skipped, as CallKit skips them: any 7 to 15 digits not starting with 0
 ///    are taken, so spoofed caller IDs such as 4121213091 (8 digits after 41) can be listed and looked up.
 ///    Validity and number type (`--valid-only`, `--types`) are the compiler's, with the DFA
-///    tables of `CallDirNumberTypes`, which the reader does not link.
+///    tables of `CallDirNumberTypes`, which neither the numbers nor the reader links.
 /// 7. The number is the E.164 digit string read as an integer, which keeps leading zeros of
 ///    the national part since a country code never starts with 0.
 ///

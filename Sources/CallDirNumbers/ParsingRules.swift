@@ -287,7 +287,7 @@ package func decodeDFATable(_ hex: String) -> [UInt16] {
 /// codes of 215; and the Caribbean NANP regions, GG, IM, JE, CC, CX, whose `$` branch
 /// completes a local number with its area code), as libphonenumber runs them with Python's
 /// `re` (a match anchored at the start; the transform rule's `\1` is group 1): each compiled once to a `DigitPattern`. No
-/// `Regex` here: it needs iOS 16 and the reader builds for iOS 13 (scripts/ios-check). The
+/// `Regex` here: it needs iOS 16 and the numbers build for iOS 13 (scripts/ios-check). The
 /// tests hold the `Regex` of each expression as the reference (`digitPatternsAgreeWithRegex`)
 /// and check that every one compiles (`everyRegexPrefixCompiles`).
 enum RegexPrefix {
