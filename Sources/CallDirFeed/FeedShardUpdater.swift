@@ -1,0 +1,97 @@
+import CallDirDevice
+import CallDirReader
+
+/// The app's side of a sharded feed (FEED-PROTOCOL.md, "Sharded feeds"), in one call: for each
+/// of the app's extensions (`ShardCoordinator.extensions`), `FeedPhoneUpdater.install` over that
+/// extension's channel (`shards/<extension id>/`, pinned to its feed id, the extension's
+/// identifier) into that extension's coordinator; then one `ShardCoordinator.loadAll(order:)`
+/// of the extensions that need a load. A channel whose index did not change costs its manifest
+/// and signature and nothing else, and its extension gets no request. A refused or failed channel (a rollback, a tampered
+/// signature, a wrong hash, a server error) is reported and never stops the others: each
+/// extension is a store of its own, loaded from its own verified index.
+public struct FeedShardUpdater: Sendable {
+    /// The follower that checks each channel (its keys, clock and progress; its `pinnedFeed` is
+    /// replaced by each channel's extension identifier).
+    public let follower: FeedFollower
+    /// The app's extensions and their coordinators.
+    public let shards: ShardCoordinator
+
+    /// An updater of `shards` from the channels of a feed signed by `follower`'s keys.
+    public init(follower: FeedFollower, shards: ShardCoordinator) {
+        self.follower = follower
+        self.shards = shards
+    }
+
+    /// What happened to one extension's channel.
+    public enum Outcome: Sendable, Equatable {
+        /// Its installed index is the channel's.
+        case upToDate(serial: Int64)
+        /// A new index installed; `viaDelta` when it was patched on the phone.
+        case installed(serial: Int64, viaDelta: Bool, downloaded: Int64)
+        /// The channel was refused or failed (the check names why): its index, state and store
+        /// are as they were.
+        case refused(FeedError)
+    }
+
+    /// One extension's channel and its outcome.
+    public struct Channel: Sendable, Equatable {
+        /// The extension (and the channel's feed id).
+        public var extensionIdentifier: String
+        /// What its channel did.
+        public var outcome: Outcome
+    }
+
+    /// What an update did: each channel, then each extension's load.
+    public struct Report: Sendable {
+        /// Each extension's channel, in `ShardCoordinator.extensions`' order.
+        public var channels: [Channel]
+        /// `ShardCoordinator.loadAll`'s outcomes, for the extensions loaded (not those whose
+        /// store held their index already).
+        public var loads: [(extensionIdentifier: String, outcome: ShardCoordinator.Outcome)]
+    }
+
+    /// The updater of one extension's channel (nil for an extension the app does not have).
+    public func updater(for extensionIdentifier: String) -> FeedPhoneUpdater? {
+        guard let coordinator = shards.coordinator(for: extensionIdentifier) else { return nil }
+        var channel = follower
+        channel.pinnedFeed = extensionIdentifier
+        return FeedPhoneUpdater(follower: channel, coordinator: coordinator)
+    }
+
+    /// Installs each channel's new index (a delta when it can), then calls
+    /// `ShardCoordinator.loadAll` once for the extensions that need it: those that got a new
+    /// index, and those whose store does not hold theirs completely (a load to resume); an
+    /// extension whose store holds its index gets no request. Throws only what `loadAll`
+    /// throws (and a cancellation).
+    public func update(transport: some FeedTransport) async throws -> Report {
+        var channels: [Channel] = []
+        var order: [String] = []
+        for id in shards.extensions {
+            let outcome = await install(id, transport: transport)
+            channels.append(Channel(extensionIdentifier: id, outcome: outcome))
+            if case .installed = outcome {
+                order.append(id)
+            } else if (try? await shards.coordinator(for: id)!.isLoadedCompletely()) != true {
+                order.append(id)
+            }
+        }
+        return Report(channels: channels, loads: try await shards.loadAll(order: order))
+    }
+
+    private func install(_ id: String, transport: some FeedTransport) async -> Outcome {
+        do {
+            let channel = try FeedChannelTransport(transport, extensionIdentifier: id)
+            try shards.coordinator(for: id)!.folder.create()
+            switch try await updater(for: id)!.install(transport: channel) {
+            case .upToDate(let serial): return .upToDate(serial: serial)
+            case .installed(let serial, let viaDelta, let downloaded): return .installed(serial: serial, viaDelta: viaDelta, downloaded: downloaded)
+            }
+        } catch let error as FeedError {
+            return .refused(error)
+        } catch let error as CallDirError {
+            return .refused(FeedFollower.feedError(error, source: shards.coordinator(for: id)!.folder.path))
+        } catch {
+            return .refused(FeedError(.install, "\(error)", path: shards.coordinator(for: id)!.folder.path))
+        }
+    }
+}
