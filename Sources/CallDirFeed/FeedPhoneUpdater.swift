@@ -28,7 +28,7 @@ public struct FeedPhoneUpdater: Sendable {
     public enum Result: Sendable, Equatable {
         /// The installed index is the feed's; the device holds it.
         case upToDate(serial: Int64)
-        /// A new index installed and loaded; `viaDelta` when it was patched on the phone.
+        /// A new index installed (and by `update`, loaded); `viaDelta` when it was patched on the phone.
         case installed(serial: Int64, viaDelta: Bool, downloaded: Int64)
     }
 

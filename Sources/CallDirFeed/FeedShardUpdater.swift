@@ -6,9 +6,10 @@ import CallDirReader
 /// extension's channel (`shards/<extension id>/`, pinned to its feed id, the extension's
 /// identifier) into that extension's coordinator; then one `ShardCoordinator.loadAll(order:)`
 /// of the extensions that need a load. A channel whose index did not change costs its manifest
-/// and signature and nothing else, and its extension gets no request. A refused or failed channel (a rollback, a tampered
-/// signature, a wrong hash, a server error) is reported and never stops the others: each
-/// extension is a store of its own, loaded from its own verified index.
+/// and signature and nothing else, and its extension gets no request. A refused or failed
+/// channel (a rollback, a tampered signature, a wrong hash, a server error) is reported and
+/// never stops the others: each extension is a store of its own, loaded from its own verified
+/// index.
 public struct FeedShardUpdater: Sendable {
     /// The follower that checks each channel (its keys, clock and progress; its `pinnedFeed` is
     /// replaced by each channel's extension identifier).
@@ -22,23 +23,14 @@ public struct FeedShardUpdater: Sendable {
         self.shards = shards
     }
 
-    /// What happened to one extension's channel.
-    public enum Outcome: Sendable, Equatable {
-        /// Its installed index is the channel's.
-        case upToDate(serial: Int64)
-        /// A new index installed; `viaDelta` when it was patched on the phone.
-        case installed(serial: Int64, viaDelta: Bool, downloaded: Int64)
-        /// The channel was refused or failed (the check names why): its index, state and store
-        /// are as they were.
-        case refused(FeedError)
-    }
-
     /// One extension's channel and its outcome.
     public struct Channel: Sendable, Equatable {
         /// The extension (and the channel's feed id).
         public var extensionIdentifier: String
-        /// What its channel did.
-        public var outcome: Outcome
+        /// What its channel did: `FeedPhoneUpdater.install`'s result (up to date, or installed
+        /// via a delta or the full index), or why the channel was refused or failed (the check
+        /// names it; its index, state and store are as they were).
+        public var outcome: Swift.Result<FeedPhoneUpdater.Result, FeedError>
     }
 
     /// What an update did: each channel, then each extension's load.
@@ -69,7 +61,7 @@ public struct FeedShardUpdater: Sendable {
         for id in shards.extensions {
             let outcome = await install(id, transport: transport)
             channels.append(Channel(extensionIdentifier: id, outcome: outcome))
-            if case .installed = outcome {
+            if case .success(.installed) = outcome {
                 order.append(id)
             } else if (try? await shards.coordinator(for: id)!.isLoadedCompletely()) != true {
                 order.append(id)
@@ -78,20 +70,18 @@ public struct FeedShardUpdater: Sendable {
         return Report(channels: channels, loads: try await shards.loadAll(order: order))
     }
 
-    private func install(_ id: String, transport: some FeedTransport) async -> Outcome {
+    private func install(_ id: String, transport: some FeedTransport) async -> Swift.Result<FeedPhoneUpdater.Result, FeedError> {
+        let folder = shards.coordinator(for: id)!.folder
         do {
             let channel = try FeedChannelTransport(transport, extensionIdentifier: id)
-            try shards.coordinator(for: id)!.folder.create()
-            switch try await updater(for: id)!.install(transport: channel) {
-            case .upToDate(let serial): return .upToDate(serial: serial)
-            case .installed(let serial, let viaDelta, let downloaded): return .installed(serial: serial, viaDelta: viaDelta, downloaded: downloaded)
-            }
+            try folder.create()
+            return .success(try await updater(for: id)!.install(transport: channel))
         } catch let error as FeedError {
-            return .refused(error)
+            return .failure(error)
         } catch let error as CallDirError {
-            return .refused(FeedFollower.feedError(error, source: shards.coordinator(for: id)!.folder.path))
+            return .failure(FeedFollower.feedError(error, source: folder.path))
         } catch {
-            return .refused(FeedError(.install, "\(error)", path: shards.coordinator(for: id)!.folder.path))
+            return .failure(FeedError(.install, "\(error)", path: folder.path))
         }
     }
 }

@@ -177,7 +177,7 @@ struct FeedShardTests {
         let first = try await app.update(server.url, counter: counter)
         for (i, channel) in first.channels.enumerated() {
             let size = Int64(try fileContents(s.shardFile(version: 1, i + 1)).count)
-            #expect(channel.outcome == .installed(serial: 1, viaDelta: false, downloaded: size), "\(channel)")
+            #expect(channel.outcome == .success(.installed(serial: 1, viaDelta: false, downloaded: size)), "\(channel)")
         }
         #expect(Self.loaded(first), "\(first.loads)")
         try app.expectStores(s, versions: [1, 1, 1])
@@ -194,11 +194,12 @@ struct FeedShardTests {
         counter.reset()
         let before = app.requests()
         let second = try await app.update(server.url, counter: counter)
-        guard case .installed(2, true, let downloaded) = second.channels[1].outcome else {
+        guard case .success(.installed(2, true, let downloaded)) = second.channels[1].outcome else {
             Issue.record("shard 2: \(second.channels[1])")
             return
         }
-        #expect(second.channels[0].outcome == .upToDate(serial: 1) && second.channels[2].outcome == .upToDate(serial: 1), "\(second.channels)")
+        #expect(second.channels[0].outcome == .success(.upToDate(serial: 1)) && second.channels[2].outcome == .success(.upToDate(serial: 1)),
+                "\(second.channels)")
         #expect(Self.loaded(second), "\(second.loads)")
         for id in [Self.extensions[0], Self.extensions[2]] {
             #expect(counter.of(id).map(\.path) == ["shards/\(id)/manifest.json", "shards/\(id)/manifest.json.sig"], "\(counter.of(id))")
@@ -218,7 +219,7 @@ struct FeedShardTests {
 
         counter.reset()
         let third = try await app.update(server.url, counter: counter)
-        #expect(third.channels.map(\.outcome) == [.upToDate(serial: 1), .upToDate(serial: 2), .upToDate(serial: 1)])
+        #expect(third.channels.map(\.outcome) == [.success(.upToDate(serial: 1)), .success(.upToDate(serial: 2)), .success(.upToDate(serial: 1))])
         #expect(app.requests() == after, "nothing to load")
     }
 
@@ -275,13 +276,13 @@ struct FeedShardTests {
         let index = FeedBin.bytes(folder.indexPath), state = FeedBin.bytes(FeedState.path(forIndex: folder.indexPath))
         let before = app.requests()
         let report = try await app.update(server.url, counter: counter)
-        guard case .refused(let error) = report.channels[1].outcome else {
+        guard case .failure(let error) = report.channels[1].outcome else {
             Issue.record("\(attack): shard 2 was not refused: \(report.channels[1])")
             return
         }
         #expect(error.check == expected, "\(error)")
         for i in [0, 2] {
-            guard case .installed(Int64(now), _, _) = report.channels[i].outcome else {
+            guard case .success(.installed(Int64(now), _, _)) = report.channels[i].outcome else {
                 Issue.record("\(attack): \(report.channels[i])")
                 continue
             }
