@@ -351,4 +351,45 @@ struct FeedShardTests {
         let mixed = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--shards", local, "--index", local])
         #expect(mixed.status == 64, "\(mixed.stderr)")
     }
+
+    @Test("an unchanged channel stays (same serial) while over half its validity is left; past that it is published again with the same index (followers fetch two small files, install nothing); --rotate-from publishes every channel, and a server following with the old key walks the rotation and verifies shards.json with the new one")
+    func refreshAndRotation() throws {
+        let s = try Setup()
+        defer { s.scratch.remove() }
+        try s.shard(List.first(), version: 1)
+        let key = try FeedPrivateKey(fileText: String(contentsOfFile: s.scratch.file("feed.key"), encoding: .utf8), path: "key")
+        var options = FeedPublisher.Options()
+        options.now = 1_000_000
+        options.expiresAfter = 4 * 86_400
+        func publish() throws -> [Int64?] {
+            try FeedShardPublisher.publish(shards: s.scratch.file("v1/shards.json"), feed: s.feed, key: key, options: options)
+                .map { $0.published?.manifest.serial }
+        }
+        #expect(try publish() == [1, 1, 1])
+        options.now += 2 * 86_400 - 60  // over half of 4 days left
+        #expect(try publish() == [nil, nil, nil], "unchanged channels keep serial 1")
+        options.now += 120  // under half left
+        #expect(try publish() == [2, 2, 2], "published again before they expire")
+        let m = try FeedManifest.parse(Array(try #require(FeedBin.bytes(s.channel(Self.extensions[0]) + "/manifest.json"))))
+        #expect(m.index.sha256 == FeedFiles.sha256(try MappedFile(path: s.shardFile(version: 1, 1))) && m.expires == options.now + 4 * 86_400)
+
+        // Key rotation, through the commands (real clock).
+        let server = try ChildServer.hostile(root: s.feed)
+        defer { server.stop() }
+        let local = s.scratch.file("server/shards.json")
+        try s.publish(version: 1)
+        let first = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--shards", local])
+        #expect(first.status == 0, "\(first.stderr)")
+        let newKey = s.scratch.file("new.key")
+        let keygen = try FeedBin.run(["keygen", "-o", newKey])
+        try #require(keygen.status == 0)
+        let rotated = try FeedBin.run(["publish", "--shards", s.scratch.file("v1/shards.json"), "--feed", s.feed, "--key", newKey,
+                                       "--rotate-from", s.scratch.file("feed.key")])
+        #expect(rotated.status == 0 && rotated.stdout.contains("3 of 3 channel(s) published"), "\(rotated.stdout)\(rotated.stderr)")
+        let signature = String(decoding: try #require(FeedBin.bytes(s.feed + "/shards.json.sig")), as: UTF8.self)
+        #expect(signature.contains(try FeedPublicKey(text: keygen.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).keyId)
+                && !signature.contains(s.key.keyId), "shards.json signed by the new key alone")
+        let after = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--shards", local])
+        #expect(after.status == 0 && after.stdout.contains("up to date: \(local)"), "\(after.stdout)\(after.stderr)")
+    }
 }
