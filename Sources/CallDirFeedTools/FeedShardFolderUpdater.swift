@@ -75,7 +75,8 @@ package struct FeedShardFolderUpdater: Sendable {
         return Report(channels: channels, shardManifest: written)
     }
 
-    static func parse(_ bytes: [UInt8], name: String) throws -> ShardManifest {
+    /// The feed's shards.json, checked as `ShardManifest` checks it, each file a plain `*.calldir` name, each once.
+    package static func parse(_ bytes: [UInt8], name: String) throws -> ShardManifest {
         let shards: ShardManifest
         do { shards = try bytes.withUnsafeBytes { try ShardManifest(bytes: $0, path: name) } } catch let error as CallDirError {
             throw FeedError(.manifest, error.message, path: name)

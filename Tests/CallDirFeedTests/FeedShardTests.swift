@@ -393,3 +393,32 @@ struct FeedShardTests {
         #expect(after.status == 0 && after.stdout.contains("up to date: \(local)"), "\(after.stdout)\(after.stderr)")
     }
 }
+
+/// The names a sharded feed takes from outside: extension identifiers as channel folders and
+/// feed ids, and the shard files a server writes from the feed's (not yet verified) shards.json.
+@Suite("Sharded feed names")
+struct FeedShardNameTests {
+    @Test("a channel is shards/<extension id>; an identifier that is no feed id (., .., a slash, 65 characters) is refused (usage)")
+    func channelPaths() throws {
+        #expect(try FeedChannel.path("com.example.Blocker.1") == "shards/com.example.Blocker.1")
+        for bad in [".", "..", "a/b", "", String(repeating: "a", count: 65), "com.example Blocker"] {
+            #expect(throws: FeedError.self, "\(bad)") { _ = try FeedChannel.path(bad) }
+        }
+    }
+
+    @Test("a shards.json from the feed naming a file that is not a plain *.calldir name (shards.json itself, a dot file) is refused before any file is written ('manifest')")
+    func shardFileNames() throws {
+        func manifest(_ files: [String]) -> [UInt8] {
+            ShardManifest(rule: .kind, sourceChecksum: 1, sourceEntries: 2, shards: files.enumerated().map { i, file in
+                ShardManifest.Shard(file: file, extensionIdentifier: "com.example.Blocker.\(i + 1)",
+                                    numbers: NumberRange(first: 0, last: Int64.max), blocking: i == 0, identification: i == 1,
+                                    deviceEntries: 1, bytes: 100, checksum: 7)
+            }).encoded
+        }
+        #expect(try FeedShardFolderUpdater.parse(manifest(["shard-1.calldir", "shard-2.calldir"]), name: "s").shards.count == 2)
+        for files in [["shards.json", "shard-2.calldir"], [".shard-1.calldir", "shard-2.calldir"], ["a.calldir", "a.calldir"]] {
+            let error = #expect(throws: FeedError.self, "\(files)") { _ = try FeedShardFolderUpdater.parse(manifest(files), name: "s") }
+            #expect(error?.check == .manifest)
+        }
+    }
+}
