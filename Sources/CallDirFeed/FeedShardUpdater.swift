@@ -4,12 +4,11 @@ import CallDirReader
 /// The app's side of a sharded feed (FEED-PROTOCOL.md, "Sharded feeds"), in one call: for each
 /// of the app's extensions (`ShardCoordinator.extensions`), `FeedPhoneUpdater.install` over that
 /// extension's channel (`shards/<extension id>/`, pinned to its feed id, the extension's
-/// identifier) into that extension's coordinator; then one `ShardCoordinator.loadAll(order:)`
-/// of the extensions that need a load. A channel whose index did not change costs its manifest
-/// and signature and nothing else, and its extension gets no request. A refused or failed
-/// channel (a rollback, a tampered signature, a wrong hash, a server error) is reported and
-/// never stops the others: each extension is a store of its own, loaded from its own verified
-/// index.
+/// identifier) into that extension's coordinator; then one `ShardCoordinator.loadAll()`. A
+/// channel whose index did not change costs its manifest and signature and nothing else, and
+/// its extension gets no request. A refused or failed channel (a rollback, a tampered
+/// signature, a wrong hash, a server error) is reported and never stops the others: each
+/// extension is a store of its own, loaded from its own verified index.
 public struct FeedShardUpdater: Sendable {
     /// The follower that checks each channel (its keys, clock and progress; its `pinnedFeed` is
     /// replaced by each channel's extension identifier).
@@ -37,8 +36,7 @@ public struct FeedShardUpdater: Sendable {
     public struct Report: Sendable {
         /// Each extension's channel, in `ShardCoordinator.extensions`' order.
         public var channels: [Channel]
-        /// `ShardCoordinator.loadAll`'s outcomes, for the extensions loaded (not those whose
-        /// store held their index already).
+        /// `ShardCoordinator.loadAll`'s outcomes.
         public var loads: [(extensionIdentifier: String, outcome: ShardCoordinator.Outcome)]
     }
 
@@ -51,23 +49,14 @@ public struct FeedShardUpdater: Sendable {
     }
 
     /// Installs each channel's new index (a delta when it can), then calls
-    /// `ShardCoordinator.loadAll` once for the extensions that need it: those that got a new
-    /// index, and those whose store does not hold theirs completely (a load to resume); an
-    /// extension whose store holds its index gets no request. Throws only what `loadAll`
-    /// throws (and a cancellation).
+    /// `ShardCoordinator.loadAll()` once (an extension whose store holds its index already
+    /// gets no request). Throws only what `loadAll` throws (and a cancellation).
     public func update(transport: some FeedTransport) async throws -> Report {
         var channels: [Channel] = []
-        var order: [String] = []
         for id in shards.extensions {
-            let outcome = await install(id, transport: transport)
-            channels.append(Channel(extensionIdentifier: id, outcome: outcome))
-            if case .success(.installed) = outcome {
-                order.append(id)
-            } else if (try? await shards.coordinator(for: id)!.isLoadedCompletely()) != true {
-                order.append(id)
-            }
+            channels.append(Channel(extensionIdentifier: id, outcome: await install(id, transport: transport)))
         }
-        return Report(channels: channels, loads: try await shards.loadAll(order: order))
+        return Report(channels: channels, loads: try await shards.loadAll())
     }
 
     private func install(_ id: String, transport: some FeedTransport) async -> Swift.Result<FeedPhoneUpdater.Result, FeedError> {
