@@ -8,7 +8,8 @@ import CallDirWriter
 /// signature at the feed's root. A channel whose index is the shard already is left as it is
 /// (no new serial: its followers download nothing), unless its manifest has less than half of
 /// `--expires` left (then it is published again, the same index: followers fetch the manifest
-/// alone) or the key is being rotated (every channel is signed by the new key).
+/// alone) or the key is being rotated (every channel is signed by the new key). A channel the
+/// shard manifest no longer names (fewer shards) is given an empty index.
 package enum FeedShardPublisher {
     /// One shard's channel after a publication.
     package struct Channel: Sendable {
@@ -18,6 +19,9 @@ package enum FeedShardPublisher {
         package var published: FeedPublisher.Outcome?
         /// The channel's manifest now.
         package var manifest: FeedManifest
+        /// A channel of the feed that the shard manifest no longer names (fewer shards): it
+        /// carries an empty index, so that its extension's store is emptied.
+        package var retired = false
     }
 
     /// Publishes every shard `shardsPath` names into its channel of `feed`, holding the feed
@@ -60,6 +64,14 @@ package enum FeedShardPublisher {
                 let outcome = try FeedPublisher.publish(index: s.file, feed: s.channel, key: key, options: settings)
                 channels.append(Channel(extensionIdentifier: s.shard.extensionIdentifier, published: outcome, manifest: outcome.manifest))
             }
+            // Fewer shards than before: a channel no shard names gets an empty index (once), so
+            // that its extension's store is emptied rather than keep a shard whose numbers moved.
+            let named = Set(shards.map { $0.shard.extensionIdentifier })
+            for id in Syscalls.folderEntries(feed + "/" + FeedChannel.folder).sorted() where !named.contains(id) {
+                let channel = feed + "/" + FeedChannel.folder + "/" + id
+                guard FeedManifest.isValidFeedId(id), Syscalls.exists(channel + "/" + FeedManifest.fileName) else { continue }
+                channels.append(try retire(channel, id: id, key: key, options: options))
+            }
             // The shard manifest last (for servers that keep a folder of shards), signed as a manifest is.
             let bytes = manifest.encoded
             let path = feed + "/" + FeedChannel.shardManifestName
@@ -70,15 +82,33 @@ package enum FeedShardPublisher {
         }
     }
 
+    /// Publishes an empty index into `channel` unless it carries one already (and may stay).
+    static func retire(_ channel: String, id: String, key: FeedPrivateKey, options: FeedPublisher.Options) throws -> Channel {
+        if let current = unchanged(channel, sha: nil, feedId: id, key: key, options: options), current.index.deviceEntries == 0 {
+            return Channel(extensionIdentifier: id, published: nil, manifest: current, retired: true)
+        }
+        let empty = try FeedFiles.temporaryName(beside: options.temporaryFolder + "/" + id + ".calldir", suffix: ".empty")
+        defer {
+            _ = Syscalls.unlink(empty)
+            TemporaryFiles.unregister(empty)
+        }
+        try IndexComposer().write(to: empty, temporaryFolder: options.temporaryFolder)
+        var settings = options
+        settings.feedId = id
+        let outcome = try FeedPublisher.publish(index: empty, feed: channel, key: key, options: settings)
+        return Channel(extensionIdentifier: id, published: outcome, manifest: outcome.manifest, retired: true)
+    }
+
     /// The channel's manifest when it can stay: signed by `key` (no rotation asked), of this
-    /// channel, naming the shard's index, with more than half of `--expires` left.
-    static func unchanged(_ channel: String, sha: String, feedId: String, key: FeedPrivateKey,
+    /// channel, naming the shard's index (`sha`; nil: any), with more than half of `--expires` left.
+    static func unchanged(_ channel: String, sha: String?, feedId: String, key: FeedPrivateKey,
                           options: FeedPublisher.Options) -> FeedManifest? {
         guard options.rotateFrom == nil,
               let bytes = try? FeedFiles.read(channel + "/" + FeedManifest.fileName, maxBytes: FeedJSON.maxBytes),
               let signature = try? FeedFiles.read(channel + "/" + FeedManifest.signatureFileName, maxBytes: 4096),
               let current = try? FeedSignature.verify(manifest: bytes, signature: signature, trusted: [key.publicKey]),
-              current.feed == feedId, current.index.sha256 == sha, current.expires - options.now > options.expiresAfter / 2 else {
+              current.feed == feedId, sha == nil || current.index.sha256 == sha,
+              current.expires - options.now > options.expiresAfter / 2 else {
             return nil
         }
         return current

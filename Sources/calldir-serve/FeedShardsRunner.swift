@@ -17,6 +17,7 @@ extension FeedRunner {
                     let m = channel.manifest
                     return .object([
                         ("extension", .string(channel.extensionIdentifier)), ("published", .bool(channel.published != nil)),
+                        ("retired", .bool(channel.retired)),
                         ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)), ("size", .int(m.index.size)),
                         ("expires", .string(FeedText.timestamp(m.expires))),
                         ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
@@ -32,7 +33,8 @@ extension FeedRunner {
             say(1, channel.published == nil
                 ? "unchanged: channel \(channel.extensionIdentifier) stays at serial \(m.serial) (expires \(FeedText.timestamp(m.expires)))\n"
                 : "published serial \(m.serial) of channel \(channel.extensionIdentifier): index \(m.index.sha256.prefix(16))… "
-                  + "(\(m.index.size) bytes), \(m.deltas.count) delta(s), expires \(FeedText.timestamp(m.expires))\n")
+                  + "(\(m.index.size) bytes), \(m.deltas.count) delta(s), expires \(FeedText.timestamp(m.expires))"
+                  + (channel.retired ? " (no shard names it: an empty index)\n" : "\n"))
         }
         let published = channels.filter { $0.published != nil }.count
         say(1, "\(published) of \(channels.count) channel(s) published in \(options.feed)/\(FeedChannel.folder)/; "

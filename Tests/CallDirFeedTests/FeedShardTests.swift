@@ -64,16 +64,16 @@ struct FeedShardTests {
 
         /// `list` compiled and sharded into `vN/` (three shards); returns vN/shards.json.
         @discardableResult
-        func shard(_ list: List, version: Int) throws -> String {
+        func shard(_ list: List, version: Int, maxEntries: Int = 1000) throws -> String {
             let source = "v\(version).calldir"
             _ = try buildIndex(scratch, source, block: list.blocking.map(String.init), identify: list.labels.map { "\($0.key),\($0.value)" })
             let out = scratch.file("v\(version)")
-            let result = try FeedBin.run(["shard", "--index", scratch.file(source), "--by", "size", "--max-entries", "1000",
+            let result = try FeedBin.run(["shard", "--index", scratch.file(source), "--by", "size", "--max-entries", String(maxEntries),
                                           "--extension-prefix", FeedShardTests.prefix, "-o", out, "--tmpdir", scratch.path])
             guard result.status == 0 else { throw TestFailure("shard: \(result.stderr)") }
             let manifest = try ShardManifest(path: out + "/shards.json")
-            guard manifest.shards.map(\.extensionIdentifier) == FeedShardTests.extensions else {
-                throw TestFailure("expected three shards: \(manifest.shards)")
+            guard manifest.shards.map(\.extensionIdentifier) == Array(FeedShardTests.extensions.prefix(2_800 / maxEntries + 1)) else {
+                throw TestFailure("expected \(2_800 / maxEntries + 1) shards: \(manifest.shards)")
             }
             return out + "/shards.json"
         }
@@ -159,6 +159,17 @@ struct FeedShardTests {
         }
     }
 
+    /// v1 (`List.first()`) sharded, published and served over HTTP; an app that has followed it.
+    static func followingV1() async throws -> (Setup, ChildServer, App) {
+        let s = try Setup()
+        try s.shard(List.first(), version: 1)
+        try s.publish(version: 1)
+        let server = try ChildServer.hostile(root: s.feed)
+        let app = try App(s, name: "app")
+        _ = try await app.update(server.url, counter: Counter())
+        return (s, server, app)
+    }
+
     static func loaded(_ report: FeedShardUpdater.Report) -> Bool {
         report.loads.allSatisfy { if case .loaded = $0.outcome { return true } else { return false } }
     }
@@ -228,16 +239,10 @@ struct FeedShardTests {
     @Test("one channel attacked (TUF's rollback, a tampered signature, a wrong hash, another channel's manifest): refused with its check, its index, state and store untouched; the other shards update and load",
           arguments: Attack.allCases)
     func attackedChannel(_ attack: Attack) async throws {
-        let s = try Setup()
-        defer { s.scratch.remove() }
+        let (s, server, app) = try await Self.followingV1()
+        defer { server.stop(); s.scratch.remove() }
         var list = List.first()
-        try s.shard(list, version: 1)
-        try s.publish(version: 1)
-        let server = try ChildServer.hostile(root: s.feed)
-        defer { server.stop() }
         let counter = Counter()
-        let app = try App(s, name: "app")
-        _ = try await app.update(server.url, counter: counter)
         let target = Self.extensions[1], channel = s.channel(target)
         let oldManifest = try #require(FeedBin.bytes(channel + "/manifest.json"))
         let oldSignature = try #require(FeedBin.bytes(channel + "/manifest.json.sig"))
@@ -350,6 +355,26 @@ struct FeedShardTests {
         #expect(both.status == 64, "\(both.stderr)")
         let mixed = try FeedBin.run(["update", "--feed", server.url, "--trusted-key", s.publicKey, "--shards", local, "--index", local])
         #expect(mixed.status == 64, "\(mixed.stderr)")
+    }
+
+    @Test("fewer shards (3, then 2 as --max-entries grows): the channel no shard names gets an empty index, and the phone empties that extension's store while the other two take their new shards")
+    func fewerShards() async throws {
+        let (s, server, app) = try await Self.followingV1()
+        defer { server.stop(); s.scratch.remove() }
+        try s.shard(List.first(), version: 2, maxEntries: 1_500)
+        #expect(try s.publish(version: 2) == Self.extensions, "two shards moved, the third channel retired")
+        let retired = try FeedManifest.parse(Array(try #require(FeedBin.bytes(s.channel(Self.extensions[2]) + "/manifest.json"))))
+        #expect(retired.serial == 2 && retired.index.deviceEntries == 0)
+        #expect(try s.publish(version: 2) == [], "an empty channel stays as it is")
+        let report = try await app.update(server.url, counter: Counter())
+        for channel in report.channels {
+            guard case .success(.installed(2, _, _)) = channel.outcome else { Issue.record("\(channel)"); continue }
+        }
+        #expect(Self.loaded(report), "\(report.loads)")
+        for n in [1, 2] {
+            #expect(DeviceState(app.devices[Self.extensions[n - 1]]!.simulator) == (try FeedPhoneTests.deviceEntries(s.shardFile(version: 2, n))))
+        }
+        #expect(DeviceState(app.devices[Self.extensions[2]]!.simulator).count == 0, "the retired extension's store is empty")
     }
 
     @Test("an unchanged channel stays (same serial) while over half its validity is left; past that it is published again with the same index (followers fetch two small files, install nothing); --rotate-from publishes every channel, and a server following with the old key walks the rotation and verifies shards.json with the new one")
