@@ -28,7 +28,7 @@ public struct FeedPhoneUpdater: Sendable {
     public enum Result: Sendable, Equatable {
         /// The installed index is the feed's; the device holds it.
         case upToDate(serial: Int64)
-        /// A new index installed and loaded; `viaDelta` when it was patched on the phone.
+        /// A new index installed (and by `update`, loaded); `viaDelta` when it was patched on the phone.
         case installed(serial: Int64, viaDelta: Bool, downloaded: Int64)
     }
 
@@ -46,6 +46,18 @@ public struct FeedPhoneUpdater: Sendable {
 
     /// Checks the feed and, when it has a new index, downloads it (a delta when it can), installs and loads it; throws `FeedError` for a refused feed.
     public func update(transport: some FeedTransport) async throws -> Result {
+        let result = try await install(transport: transport)
+        if case .upToDate = result, try await coordinator.isLoadedCompletely() { return result }
+        try await coordinator.loadAll()
+        return result
+    }
+
+    /// `update`'s first step alone: checks the feed and, when it has a new index, downloads,
+    /// installs and records it, without loading it (call `coordinator.loadAll()` next, or
+    /// `ShardCoordinator.loadAll()` once for every extension, as `FeedShardUpdater` does).
+    /// Throws `FeedError` for a refused feed; any failure leaves the index and the state as they
+    /// were (but for a failed install itself: see the type's overview).
+    public func install(transport: some FeedTransport) async throws -> Result {
         let state = try readState()
         let installed = folder.exists(folder.indexPath) ? try? CallDirIndex(path: folder.indexPath) : nil
         guard let check = try await follower.check(transport: transport, state: state, installed: installed) else {
@@ -57,21 +69,17 @@ public struct FeedPhoneUpdater: Sendable {
                                                   deviceEntries: manifest.index.deviceEntries)
         let verify: @Sendable (MappedFile) throws -> Void = { try FeedFollower.verify($0, against: manifest) }
         defer { try? folder.remove(downloadPath) }
-        let result: Result
         switch check.plan {
         case .upToDate:
             if state?.serial != manifest.serial || state?.root != follower.state(after: check).root { try record(check) }
-            if try await coordinator.isLoadedCompletely() { return .upToDate(serial: manifest.serial) }
-            result = .upToDate(serial: manifest.serial)
+            return .upToDate(serial: manifest.serial)
         case .full(let entry):
-            result = try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: false,
-                                               check: check, expected: expected, verify: verify, transport: transport)
+            return try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: false,
+                                             check: check, expected: expected, verify: verify, transport: transport)
         case .delta(let entry):
-            result = try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: true,
-                                               check: check, expected: expected, verify: verify, transport: transport)
+            return try await fetchAndInstall(entry.path, size: entry.size, sha256: entry.sha256, viaDelta: true,
+                                             check: check, expected: expected, verify: verify, transport: transport)
         }
-        try await coordinator.loadAll()
-        return result
     }
 
     /// Downloads the full index or the delta the plan names into the shared folder, installs it

@@ -40,18 +40,23 @@ package enum FeedPublisher {
     /// Publishes NEW holding the feed folder's lock: a second `publish` at the same time is
     /// refused (check `busy`) before it changes anything.
     package static func publish(index newPath: String, feed: String, key: FeedPrivateKey, options: Options) throws -> Outcome {
+        try check(options)
+        // Header, sections and trailer here; every checksum on a worker beside the diff.
+        let new = try CallDirIndex(path: newPath)
+        try FeedFiles.makeFolder(feed)
+        return try FeedFiles.withFolderLock(feed) {
+            try publishLocked(new, feed: feed, key: key, options: options)
+        }
+    }
+
+    /// Refuses options out of range (check `usage`) before anything is read or written.
+    static func check(_ options: Options) throws {
         guard options.keep >= 0 else { throw FeedError(.usage, "--keep must be 0 or more") }
         guard (1...maxExpiresAfter).contains(options.expiresAfter) else {
             throw FeedError(.usage, "--expires must be between 1s and \(maxExpiresAfter / 86400)d")
         }
         if let id = options.feedId, !FeedManifest.isValidFeedId(id) {
             throw FeedError(.usage, "--feed-id must be 1 to 64 letters, digits, '.', '_' or '-'")
-        }
-        // Header, sections and trailer here; every checksum on a worker beside the diff.
-        let new = try CallDirIndex(path: newPath)
-        try FeedFiles.makeFolder(feed)
-        return try FeedFiles.withFolderLock(feed) {
-            try publishLocked(new, feed: feed, key: key, options: options)
         }
     }
 
@@ -190,14 +195,22 @@ package enum FeedPublisher {
                                         key: FeedPrivateKey, options: Options) throws {
         let bytes = manifest.rendered()
         try FeedFiles.publish(bytes, to: feed + "/\(historyFolder)/\(manifest.serial).json", role: "the manifest's history copy")
-        if let previousBytes {
+        try publishSigned(bytes, replacing: previousBytes, to: feed + "/" + FeedManifest.fileName,
+                          signature: feed + "/" + FeedManifest.signatureFileName, key: key, options: options, role: "the manifest")
+    }
+
+    /// Publishes `bytes` at `path` and its signature by `key` at `signature`; while `previous`
+    /// is replaced, the signature file holds lines over both (by the keys that signed it), so
+    /// that a reader fetching the two files across the renames verifies either.
+    static func publishSigned(_ bytes: [UInt8], replacing previous: [UInt8]?, to path: String, signature: String,
+                              key: FeedPrivateKey, options: Options, role: String) throws {
+        if let previous {
             let signers = [key] + (options.rotateFrom.map { [$0] } ?? [])
-            try FeedFiles.publish(try FeedSignature.render(manifest: previousBytes, keys: signers) + FeedSignature.render(manifest: bytes, keys: [key]),
-                                  to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
+            try FeedFiles.publish(try FeedSignature.render(manifest: previous, keys: signers) + FeedSignature.render(manifest: bytes, keys: [key]),
+                                  to: signature, role: role + "'s signature")
         }
-        try FeedFiles.publish(bytes, to: feed + "/" + FeedManifest.fileName, role: "the manifest")
-        try FeedFiles.publish(try FeedSignature.render(manifest: bytes, keys: [key]),
-                              to: feed + "/" + FeedManifest.signatureFileName, role: "the manifest's signature")
+        try FeedFiles.publish(bytes, to: path, role: role)
+        try FeedFiles.publish(try FeedSignature.render(manifest: bytes, keys: [key]), to: signature, role: role + "'s signature")
     }
 
     /// The previous manifest's serial + 1, or past history/'s when the manifest was removed by

@@ -17,8 +17,11 @@ package struct KeygenOptions: ParsableArguments {
 }
 
 package struct PublishOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The new index to publish.", valueName: "new.calldir"), completion: .file())
-    package var index: String
+    @Argument(help: ArgumentHelp("The new index to publish (or --shards).", valueName: "new.calldir"), completion: .file())
+    package var index: String?
+
+    @Option(help: ArgumentHelp("Publish the shards `calldir shard` wrote instead of one index: each into its extension's channel, FEED/shards/<extension id>/ (a normal feed, its feed id the extension's identifier); a shard whose channel holds it already is left as it is.", valueName: "dir/shards.json"), completion: .file())
+    package var shards: String?
 
     @Option(help: ArgumentHelp("The feed folder (created if missing); serve it as is over HTTP.", valueName: "dir"), completion: .directory)
     package var feed: String
@@ -48,6 +51,12 @@ package struct PublishOptions: ParsableArguments {
 
     package func validate() throws {
         guard keep >= 0 else { throw ValidationError("--keep must be 0 or more.") }
+        guard (index == nil) != (shards == nil) else {
+            throw ValidationError("Give the index to publish, or --shards DIR/shards.json (what `calldir shard` wrote), not both.")
+        }
+        guard shards == nil || feedId == nil else {
+            throw ValidationError("--feed-id goes with one index: with --shards, each channel's feed id is its extension's identifier.")
+        }
     }
 }
 
@@ -75,6 +84,9 @@ package struct UpdateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The index to bring up to date (default: $CALLDIR_INDEX or ~/.local/share/calldir/index.calldir); its serial is kept in <index>.feed-state.", valueName: "file"), completion: .file())
     package var index: String?
 
+    @Option(help: ArgumentHelp("Bring a folder of shards up to date from a sharded feed (published with --shards) instead of one index: the feed's shards.json names them, each shard is updated from its extension's channel, then shards.json is written here once every shard matches it.", valueName: "dir/shards.json"), completion: .file())
+    package var shards: String?
+
     @Option(name: .customLong("feed-id"), help: ArgumentHelp("The feed id to accept (what `calldir publish` prints); by default the first one seen is pinned in <index>.feed-state and any other refused.", valueName: "id"))
     package var feedId: String?
 
@@ -93,6 +105,11 @@ package struct UpdateOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
+        if shards != nil {
+            guard index == nil, feedId == nil else {
+                throw ValidationError("--shards updates every shard of the folder, each pinned to its extension's channel: no --index or --feed-id.")
+            }
+        }
         if let feedId, !FeedIdText.isValid(feedId) {
             throw ValidationError("--feed-id must be 1 to 64 letters, digits, '.', '_' or '-' (what `calldir publish` prints).")
         }

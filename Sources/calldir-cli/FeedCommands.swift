@@ -46,6 +46,16 @@ struct PublishCommand: ParsableCommand {
         that no manifest of the last --grace names are removed. One publish at a time: the \
         feed folder is locked, and a second publish meanwhile is refused with nothing changed.
         Example: calldir publish today.calldir --feed /srv/feed --key feed.key --keep 7
+
+        Sharded (one list over several Call Directory extensions): --shards publishes each \
+        shard `calldir shard` wrote as its extension's channel, FEED/shards/<extension id>/, \
+        a normal feed whose feed id is the extension's identifier (deltas per channel), then \
+        FEED/shards.json and its signature. A shard whose channel holds it already is left as \
+        it is (same serial: its followers download nothing), unless its manifest has less than \
+        half of --expires left or --rotate-from is given; then it is published again.
+        Example: calldir shard --index today.calldir --by kind --extension-prefix \
+        com.example.Blocker -o today/ && calldir publish --shards today/shards.json \
+        --feed /srv/feed --key feed.key
         """ + "\n\n" + FeedHelp.exitStatus
     )
     @OptionGroup var options: PublishOptions
@@ -66,11 +76,20 @@ struct UpdateCommand: ParsableCommand {
         records the serial in <index>.feed-state and only then replaces the index (atomically). \
         Any failure leaves the installed index as it was.
         Example: calldir update --feed https://lists.example/spam --trusted-key ed25519:1f0c...
+
+        Sharded feeds (publish --shards): --shards DIR/shards.json updates a folder of shards \
+        for lookup --shards: each shard the feed's shards.json names from its extension's \
+        channel (the same checks, a delta when it can, each pinned to its extension's \
+        identifier), every channel tried even when one fails; then the feed's shards.json, \
+        verified (signature, and each shard against the index installed), replaces DIR's. \
+        Exit status: the first failed channel's.
+        Example: calldir update --feed https://lists.example/spam --trusted-key ed25519:1f0c... \
+        --shards /var/lib/calldir/shards/shards.json
         """ + "\n\n" + FeedHelp.exitStatus
     )
     @OptionGroup var options: UpdateOptions
     func run() throws {
-        if options.index == nil {
+        if options.index == nil && options.shards == nil {
             SiblingExecutable.exec("calldir-serve", arguments: [FeedCommandName.update.rawValue]
                                    + Array(CommandLine.arguments.dropFirst(2)) + ["--index", DefaultIndex.path])
             throw ExitCode(.error)

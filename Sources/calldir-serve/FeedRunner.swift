@@ -79,7 +79,9 @@ enum FeedRunner {
         settings.grace = grace
         settings.feedId = options.feedId
         settings.rotateFrom = try options.rotateFrom.map(privateKey)
-        let outcome = try FeedPublisher.publish(index: options.index, feed: options.feed, key: key, options: settings)
+        if let shards = options.shards { return try publishShards(shards, options: options, key: key, settings: settings) }
+        guard let index = options.index else { throw FeedError(.usage, "give the index to publish, or --shards") }
+        let outcome = try FeedPublisher.publish(index: index, feed: options.feed, key: key, options: settings)
         let m = outcome.manifest
         if options.json {
             say(1, JSONValue.object([
@@ -98,26 +100,44 @@ enum FeedRunner {
 
     static func update(_ options: UpdateOptions) throws {
         let keys = try trusted(options.keys.trustedKeys)
-        guard let index = options.index else { throw FeedError(.usage, "--index is required") }
-        var updater = FeedUpdater(indexPath: index, trusted: keys)
-        updater.pinnedFeed = options.feedId
-        updater.trustedRootVersion = Int64(options.keys.rootVersion)
-        var deadlines = FeedDeadlines()
-        deadlines.total = .seconds(Int64(options.timeout))
-        deadlines.minimumRate = Int64(options.minRate)
-        deadlines.window = .seconds(Int64(options.stallWindow))
         let terminal = isatty(2) != 0
+        var progress: (@Sendable (Int64, Int64) -> Void)?
         if terminal {
-            updater.progress = { got, total in
+            progress = { got, total in
                 guard total > 1 << 20 else { return }
                 say(2, "\r\(got * 100 / total)% of \(total) bytes")
             }
         }
+        if let shards = options.shards {
+            var updater = FeedShardFolderUpdater(shardsPath: shards, trusted: keys)
+            updater.trustedRootVersion = Int64(options.keys.rootVersion)
+            updater.progress = progress
+            let report = try overHTTP(options) { [updater] in try await updater.update(transport: $0) }
+            if terminal { say(2, "\r\u{1B}[K") }
+            return try reportShards(report, shards: shards, json: options.json)
+        }
+        guard let index = options.index else { throw FeedError(.usage, "--index is required") }
+        var updater = FeedUpdater(indexPath: index, trusted: keys)
+        updater.pinnedFeed = options.feedId
+        updater.trustedRootVersion = Int64(options.keys.rootVersion)
+        updater.progress = progress
+        let result = try overHTTP(options) { [updater] in try await updater.update(transport: $0) }
+        if terminal { say(2, "\r\u{1B}[K") }
+        say(1, options.json ? updateJSON(result, index: index).rendered() + "\n" : updateLine(result, index: index) + "\n")
+    }
+
+    /// Runs `body` with an HTTP transport to `--feed` and the options' deadlines, then shuts the client down.
+    static func overHTTP<T: Sendable>(_ options: UpdateOptions,
+                                      _ body: @escaping @Sendable (HTTPFeedTransport) async throws -> T) throws -> T {
+        var deadlines = FeedDeadlines()
+        deadlines.total = .seconds(Int64(options.timeout))
+        deadlines.minimumRate = Int64(options.minRate)
+        deadlines.window = .seconds(Int64(options.stallWindow))
         let url = options.feed
-        let result = try runBlocking { [updater, deadlines] in
+        return try runBlocking { [deadlines] in
             let client = HTTPFeedTransport.makeClient(readTimeout: deadlines.window)
             do {
-                let outcome = try await updater.update(transport: HTTPFeedTransport(feedURL: url, client: client, deadlines: deadlines))
+                let outcome = try await body(HTTPFeedTransport(feedURL: url, client: client, deadlines: deadlines))
                 try? await client.shutdown()
                 return outcome
             } catch {
@@ -125,15 +145,24 @@ enum FeedRunner {
                 throw error
             }
         }
-        if terminal { say(2, "\r\u{1B}[K") }
+    }
+
+    /// `update --json`'s object for one index (members in this order).
+    static func updateJSON(_ result: FeedUpdater.Result, index: String) -> JSONValue {
         switch result {
         case .upToDate(let serial):
-            say(1, options.json ? "{\"index\":\(JSONValue.string(index).rendered()),\"serial\":\(serial),\"updated\":false}\n"
-                                : "up to date: \(index) is at serial \(serial)\n")
+            return .object([("index", .string(index)), ("serial", .int(serial)), ("updated", .bool(false))])
         case .installed(let serial, let viaDelta, let downloaded):
-            say(1, options.json ? "{\"index\":\(JSONValue.string(index).rendered()),\"serial\":\(serial),\"updated\":true,"
-                                  + "\"via\":\"\(viaDelta ? "delta" : "full")\",\"downloaded\":\(downloaded)}\n"
-                                : "updated: \(index) is at serial \(serial) (\(viaDelta ? "delta" : "full index"), \(downloaded) bytes downloaded)\n")
+            return .object([("index", .string(index)), ("serial", .int(serial)), ("updated", .bool(true)),
+                            ("via", .string(viaDelta ? "delta" : "full")), ("downloaded", .int(downloaded))])
+        }
+    }
+
+    static func updateLine(_ result: FeedUpdater.Result, index: String) -> String {
+        switch result {
+        case .upToDate(let serial): return "up to date: \(index) is at serial \(serial)"
+        case .installed(let serial, let viaDelta, let downloaded):
+            return "updated: \(index) is at serial \(serial) (\(viaDelta ? "delta" : "full index"), \(downloaded) bytes downloaded)"
         }
     }
 

@@ -98,12 +98,7 @@ struct FeedServerTests {
         let delta = s.feed + "/" + m.deltas[0].path
         var extra: [String] = []
         var index = s.follower
-        func flip(_ path: String, at offset: Int? = nil) throws {
-            var bytes = FeedBin.bytes(path)!
-            let at = offset ?? bytes.count / 2
-            bytes[at] = bytes[at] == 0x30 ? 0x31 : 0x30  // a hex digit stays a hex digit
-            try bytes.write(to: URL(fileURLWithPath: path))
-        }
+        func flip(_ path: String, at offset: Int? = nil) throws { try FeedBin.flip(path, at: offset) }
         func rules(_ rules: [String: String]) throws {
             try JSONSerialization.data(withJSONObject: rules).write(to: URL(fileURLWithPath: s.scratch.file("rules.json")))
         }

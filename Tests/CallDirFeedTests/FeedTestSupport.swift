@@ -77,6 +77,15 @@ enum FeedBin {
     }
 
     static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// Alters one byte of the file at `offset` (default: its middle): '0' and '1' swap, any
+    /// other byte becomes '0', so a hex digit stays a hex digit (a signature still parses).
+    static func flip(_ path: String, at offset: Int? = nil) throws {
+        var bytes = FeedBin.bytes(path)!
+        let at = offset ?? bytes.count / 2
+        bytes[at] = bytes[at] == 0x30 ? 0x31 : 0x30
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
 }
 
 final class Killed: @unchecked Sendable {  // guarded by lock

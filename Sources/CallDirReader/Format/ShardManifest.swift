@@ -96,7 +96,8 @@ public struct ShardManifest: Equatable, Sendable {
         try self.init(bytes: file.bytes, path: path)
     }
 
-    init(bytes: UnsafeRawBufferPointer, path: String) throws {
+    /// Reads a manifest's bytes (fetched from a feed), `path` naming them in errors; the same checks as `init(path:)`.
+    package init(bytes: UnsafeRawBufferPointer, path: String) throws {
         func fail(_ why: String) -> CallDirError { CallDirError(.corruptIndex, "shard manifest: " + why, path: path) }
         let marker = Array(",\"crc32\":\"".utf8)
         guard bytes.count < 1 << 24, let at = Self.lastIndex(of: marker, in: bytes) else { throw fail("no crc32 member at its end") }
