@@ -291,10 +291,7 @@ public final class Compiler {
         }
         if let sorter {
             summary.sortRuns += sorter.runCount
-            try sorter.drain { n, origin, label in
-                try sink.accept(n, origin: Origin(raw: origin), label: label)
-                sink.keepPreviousLabel()  // a merge refills its buffers
-            }
+            try sorter.drain { n, origin, label in try sink.accept(n, origin: Origin(raw: origin), label: label, keepsLabel: true) }
         }
         encoder = sink.encoder
         summary.duplicates += sink.duplicates

@@ -42,8 +42,9 @@ struct EntrySink {
     @inline(__always)
     /// `labelHash`: the label's `LabelTable.hash` when the caller has it (computed here if not).
     /// `written`: the row's number field as read, when it was not plain digits (for messages).
+    /// `keepsLabel`: the label's bytes go away after this call (a sort's merge), so keep a copy.
     mutating func accept(_ number: Int64, origin: Origin, label: UnsafeRawBufferPointer?, labelHash: UInt64? = nil,
-                         written: UnsafeRawBufferPointer? = nil) throws {
+                         written: UnsafeRawBufferPointer? = nil, keepsLabel: Bool = false) throws {
         if number <= previous {
             try misplaced(number, origin: origin, label: label, written: written)
             return
@@ -59,6 +60,7 @@ struct EntrySink {
         if kind == .identify, let label {
             id = try labels.ref(for: label, hash: labelHash ?? LabelTable.hash(label))
             borrowedLabel = label
+            if keepsLabel { keepPreviousLabel() }
         }
         try encoder.append(number, label: id)
     }
