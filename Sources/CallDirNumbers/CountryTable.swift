@@ -121,7 +121,7 @@ package enum CountryTable {
 
     /// The international prefix read without --country (`00`), alone: building every
     /// code's list costs a one-shot lookup more than the lookup itself.
-    static let noCountryPrefixes = PrefixList(["00"])
+    static let noCountryPrefixes = PrefixList(CollectionOfOne(DigitPrefix(value: 0, length: 2)))
 
     /// "6 to 10 or 12": a list of lengths for messages.
     package static func describeLengths(_ lengths: [Int]) -> String {
@@ -189,15 +189,19 @@ struct PrefixList: @unchecked Sendable {
     private let firstTwo: (UInt64, UInt64)
 
     init(_ texts: [String]) {
-        let prefixes = texts.compactMap(DigitPrefix.init)
+        self.init(texts.compactMap(DigitPrefix.init))
+    }
+
+    /// Builds no array of its own: a one-shot lookup's `noCountryPrefixes` is made from one
+    /// prefix, where `[String]` and `[DigitPrefix]` cost ~20K instructions of start-up.
+    init(_ prefixes: some Collection<DigitPrefix>) {
         base = .allocate(capacity: max(1, prefixes.count))
-        base.initialize(from: prefixes, count: prefixes.count)
         count = prefixes.count
         var bits: (UInt64, UInt64) = (0, 0)
-        for prefix in prefixes {
-            let heads = prefix.length == 1 ? Array(prefix.value * 10..<prefix.value * 10 + 10)
-                : [prefix.value / powerOfTen(prefix.length - 2)]
-            for head in heads {
+        for (i, prefix) in prefixes.enumerated() {
+            (base + i).initialize(to: prefix)
+            let first = prefix.length == 1 ? prefix.value * 10 : prefix.value / powerOfTen(prefix.length - 2)
+            for head in first..<(prefix.length == 1 ? first + 10 : first + 1) {
                 if head < 64 { bits.0 |= 1 << head } else { bits.1 |= 1 << (head - 64) }
             }
         }
@@ -219,6 +223,11 @@ struct DigitPrefix: Sendable, Equatable {
 
     /// Nil unless `text` is 1 to 18 ASCII digits. One pass: a formatted one-shot lookup makes
     /// 208 of these (`ParsingRules.rows`), where three passes cost 25K instructions.
+    init(value: UInt64, length: Int) {
+        self.value = value
+        self.length = length
+    }
+
     init?(_ text: String) {
         var value: UInt64 = 0, length = 0
         for b in text.utf8 {

@@ -175,21 +175,27 @@ package struct LabelStoreReader {
         guard table <= block.count else { throw CallDirError(.corruptIndex, "\(name): block \(b) is shorter than its step table", path: path) }
         var at = table
         var n = 0
+        // Labels before the next step-table entry, counted down: no division per label (a
+        // lookup's first read of every block walks it, and `verify` every label).
+        var untilStep = labelsPerStep
         while at < block.count {
-            if labelsPerStep > 0, n > 0, n % labelsPerStep == 0, 2 * (n / labelsPerStep) <= table {
-                let step = n / labelsPerStep
-                guard block.readLE(UInt16.self, at: 2 * (step - 1)).map(Int.init) == at else {
-                    throw CallDirError(.corruptIndex, "\(name): block \(b) step table entry \(step - 1) does not locate label \(n)",
-                                       path: path)
+            if labelsPerStep > 0 {
+                if untilStep == 0, 2 * (n / labelsPerStep) <= table {
+                    let step = n / labelsPerStep
+                    guard block.readLE(UInt16.self, at: 2 * (step - 1)).map(Int.init) == at else {
+                        throw CallDirError(.corruptIndex, "\(name): block \(b) step table entry \(step - 1) does not locate label \(n)",
+                                           path: path)
+                    }
                 }
+                untilStep = untilStep == 0 ? labelsPerStep - 1 : untilStep - 1
             }
             guard let length = LabelStoreLayout.readLength(block, at: &at, end: block.count),
-                  length <= LabelStoreLayout.maxCodedLength, length <= block.count - at else {
+                  length <= LabelStoreLayout.maxCodedLength, length <= block.count &- at else {
                 throw CallDirError(.corruptIndex, "\(name): block \(b) label \(n) is malformed", path: path)
             }
-            try body(UnsafeRawBufferPointer(rebasing: block[at..<(at + length)]))
-            at += length
-            n += 1
+            try body(UnsafeRawBufferPointer(start: block.baseAddress.map { $0 + at }, count: length))  // in bounds: checked above
+            at &+= length
+            n &+= 1
         }
         return n
     }
