@@ -100,8 +100,7 @@ package struct FeedShardFolderUpdater: Sendable {
         for shard in shards.shards {
             let path = folder + "/" + shard.file
             let index = try CallDirIndex(path: path, verify: false)
-            guard index.checksum == shard.checksum, index.file.bytes.count == shard.bytes,
-                  index.metadata.deviceEntries == shard.deviceEntries else {
+            guard shard.names(index) else {
                 throw FeedError(.digest, "the feed's shards.json names another shard for \(shard.extensionIdentifier) than its channel's "
                                 + "index (a publication under way?): \(shardsPath) kept; run the update again", path: path)
             }

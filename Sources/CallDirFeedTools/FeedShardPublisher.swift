@@ -33,18 +33,11 @@ package enum FeedShardPublisher {
             throw FeedError(.usage, "--feed-id goes with one index: a sharded feed's channels are named by their extensions' identifiers")
         }
         try FeedPublisher.check(options)
-        let manifest = try ShardManifest(path: shardsPath)
-        let folder = AtomicPublish.folder(of: shardsPath)
-        var shards: [(shard: ShardManifest.Shard, file: String, channel: String, sha: String)] = []
-        for shard in manifest.shards {
-            let file = folder + "/" + shard.file
-            let index = try CallDirIndex(path: file)
-            guard index.checksum == shard.checksum, index.file.bytes.count == shard.bytes,
-                  index.metadata.deviceEntries == shard.deviceEntries else {
-                throw CallDirError(.corruptIndex, "not the shard \(shardsPath) names (its size, checksum or entries differ): "
-                                   + "run calldir shard again", path: file)
-            }
-            shards.append((shard, file, feed + "/" + (try FeedChannel.path(shard.extensionIdentifier)), FeedFiles.sha256(index.file)))
+        let set = try ShardSet(manifestPath: shardsPath)  // each shard the file the manifest names
+        let manifest = set.manifest
+        let shards = try zip(manifest.shards, set.indexes).map { shard, index in
+            (shard: shard, file: index.path, channel: feed + "/" + (try FeedChannel.path(shard.extensionIdentifier)),
+             sha: FeedFiles.sha256(index.file))
         }
         try FeedFiles.makeFolder(feed)
         return try FeedFiles.withFolderLock(feed) {

@@ -44,6 +44,11 @@ public struct ShardManifest: Equatable, Sendable {
             self.bytes = bytes
             self.checksum = checksum
         }
+
+        /// Whether `index` is this shard's file: its checksum, size and entries as named.
+        public func names(_ index: CallDirIndex) -> Bool {
+            index.checksum == checksum && index.file.bytes.count == bytes && index.metadata.deviceEntries == deviceEntries
+        }
     }
 
     /// The manifest format's version (FORMAT.md, "Shard manifest"); 2 added the rule `category`.

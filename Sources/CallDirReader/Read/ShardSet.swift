@@ -1,6 +1,7 @@
 /// The shards a manifest names, opened, answering as the list they were cut from:
-/// `calldir lookup --shards`, and an app that reads its shards. Each shard must be the file
-/// the manifest describes (size and checksum), or opening fails naming it.
+/// `calldir lookup --shards`, `calldir publish --shards`, and an app that reads its shards.
+/// Each shard must be the file the manifest describes (`ShardManifest.Shard.names`: size,
+/// checksum and entries), or opening fails naming it.
 public final class ShardSet: Sendable {
     /// The manifest, checked.
     public let manifest: ShardManifest
@@ -14,7 +15,7 @@ public final class ShardSet: Sendable {
         indexes = try manifest.shards.map { shard in
             let file = folder + "/" + shard.file
             let index = try CallDirIndex(path: file, verify: verify)
-            guard index.checksum == shard.checksum, index.file.bytes.count == shard.bytes else {
+            guard shard.names(index) else {
                 throw CallDirError(.corruptIndex, "shard \(shard.file) is not the one \(path) names (checksum \(hex(index.checksum)), "
                                    + "\(index.file.bytes.count) bytes; the manifest says \(hex(shard.checksum)), \(shard.bytes) bytes): "
                                    + "shard the list again", path: file)
