@@ -96,7 +96,19 @@ public struct IndexInstaller: Sendable {
 
     /// True when the committed checkpoint is a finished load of the installed index, with no
     /// uncommitted record beside it: the device holds the index, no load is needed.
-    public func isLoadedCompletely() throws -> Bool { try currentIsLoadedCompletely() }
+    public func isLoadedCompletely() throws -> Bool { try loadedCheckpoint() != nil }
+
+    /// The committed checkpoint when `isLoadedCompletely`, else nil.
+    public func loadedCheckpoint() throws -> LoadCheckpoint? {
+        guard folder.exists(folder.indexPath), !folder.exists(folder.takenPath),
+              let bytes = try folder.readCommitted(), let committed = LoadRecord.decode(bytes), let checkpoint = committed.checkpoint,
+              checkpoint.isFinished else { return nil }
+        if let pending = try folder.readPending() {
+            guard let record = LoadRecord.decode(pending), record.confirmed, record.isSameRequest(as: committed) else { return nil }
+        }
+        guard let current = try? CallDirIndex(path: folder.indexPath), checkpoint.names(current) else { return nil }
+        return checkpoint
+    }
 
     /// Where a candidate is verified before it is renamed over the index.
     var stagingPath: String { folder.path + "/incoming.calldir" }
@@ -108,7 +120,7 @@ public struct IndexInstaller: Sendable {
         let index = try CallDirIndex(path: stagingPath, verify: true)
         try check(index, against: expected, candidate: candidate)
         try extra?(index.file)
-        let keep = try currentIsLoadedCompletely()
+        let keep = try isLoadedCompletely()
         if keep {
             try folder.copyAtomically(folder.indexPath, to: folder.previousIndexPath)
         } else {
@@ -136,14 +148,4 @@ public struct IndexInstaller: Sendable {
     /// True when the committed checkpoint is a finished load of the installed index, with no
     /// uncommitted record beside it (a pending record of that very request, confirmed, is
     /// not one: the extension's confirmation came after the app's clearing).
-    private func currentIsLoadedCompletely() throws -> Bool {
-        guard folder.exists(folder.indexPath), !folder.exists(folder.takenPath),
-              let bytes = try folder.readCommitted(), let committed = LoadRecord.decode(bytes), let checkpoint = committed.checkpoint,
-              checkpoint.isFinished else { return false }
-        if let pending = try folder.readPending() {
-            guard let record = LoadRecord.decode(pending), record.confirmed, record.isSameRequest(as: committed) else { return false }
-        }
-        guard let current = try? CallDirIndex(path: folder.indexPath) else { return false }
-        return checkpoint.names(current)
-    }
 }

@@ -152,11 +152,16 @@ public actor ReloadCoordinator {
 
     /// Whether the device holds the installed index ⊕ the user's layer now (a finished,
     /// committed load of it).
-    public func isLoadedCompletely() async throws -> Bool {
+    public func isLoadedCompletely() async throws -> Bool { try await loadedCheckpoint() != nil }
+
+    /// The finished checkpoint when `isLoadedCompletely`, else nil.
+    public func loadedCheckpoint() async throws -> LoadCheckpoint? {
         await acquire()
         defer { release() }
-        guard try IndexInstaller(folder: folder).isLoadedCompletely() else { return false }
-        return try LoadRecord.decode(folder.readCommitted())?.checkpoint?.overlayDigest == wantedOverlay()
+        guard let checkpoint = try IndexInstaller(folder: folder).loadedCheckpoint(), checkpoint.overlayDigest == (try wantedOverlay()) else {
+            return nil
+        }
+        return checkpoint
     }
 
     /// The contacts' numbers of `source` (e.g. `ContactStoreSource` after

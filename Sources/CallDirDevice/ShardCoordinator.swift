@@ -136,8 +136,7 @@ public actor ShardCoordinator {
                 continue
             }
             // Loaded already (the usual case for a shard an update left alone): no request.
-            if (try? await coordinator.isLoadedCompletely()) == true,
-               let done = LoadRecord.decode(try? coordinator.folder.readCommitted())?.checkpoint {
+            if let done = try? await coordinator.loadedCheckpoint() {
                 outcomes.append((id, .loaded(done)))
                 continue
             }
