@@ -83,7 +83,7 @@ struct ShardCommand: ParsableCommand {
         }
         let names = try categories().map(\.name)
         guard Set(names).count == names.count else { throw ValidationError("each --category needs a name of its own: \(names)") }
-        guard !extensionPrefix.isEmpty, !extensionPrefix.contains(where: { $0 == "/" || $0 == " " || $0 == "\"" }) else {
+        guard SharedFolder.isBundleIdentifier(extensionPrefix) else {
             throw ValidationError("--extension-prefix is a bundle identifier prefix, like com.example.Blocker.")
         }
     }

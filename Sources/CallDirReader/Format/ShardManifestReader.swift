@@ -41,8 +41,10 @@ struct ShardManifestReader {
             blocking: kindNames.contains("block"), identification: kindNames.contains("identify"),
             deviceEntries: try integer(value["deviceEntries"], "deviceEntries"), bytes: Int(try integer(value["bytes"], "bytes")),
             checksum: try checksum(value["checksum"], "checksum"))
-        // A shard's file is a name in the manifest's folder: never a path out of it.
+        // A shard's file is a name in the manifest's folder: never a path out of it; its
+        // extension names a folder on the phone (`SharedFolder.shard`).
         guard !shard.file.isEmpty, !shard.file.contains("/"), shard.file != ".", shard.file != "..",
+              SharedFolder.isBundleIdentifier(shard.extensionIdentifier),
               shard.numbers.first <= shard.numbers.last, shard.deviceEntries >= 0, shard.bytes > 0 else {
             throw fail("shard \(shard.file.isEmpty ? "without a file" : shard.file) is out of range")
         }
