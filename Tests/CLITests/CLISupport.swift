@@ -1,4 +1,5 @@
 import Foundation
+import CompileSupport
 @_exported import TestSupport
 
 /// Runs the built `calldir` binary as a child process, as a user or a script would.
@@ -47,15 +48,8 @@ struct CLI {
 
 /// Runs `bash -c shell`; returns the exit status and stderr.
 func runShell(_ shell: String) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", shell]
-    let err = Pipe()
-    process.standardError = err
-    try process.run()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, message)
+    let run = try runBash(shell, capturing: .stderr)
+    return (run.status, run.output)
 }
 
 /// SIGPIPE ignored in the test process, once: writing to a child that exited must not kill
