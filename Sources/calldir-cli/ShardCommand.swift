@@ -101,15 +101,15 @@ struct ShardCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = by == .category ? category.map { $0.split(separator: "=", maxSplits: 1).last.map(String.init) ?? "" }.joined(separator: ", ")
-            : index ?? DefaultIndex.path
+        let categories = try categories()  // checked by validate()
+        let path = by == .category ? categories.map(\.path).joined(separator: ", ") : index ?? DefaultIndex.path
         if case .failure(let error) = Syscalls.makeFolder(output) {
             throw Terminal.fail(CallDirError(.io, "cannot make the folder: \(error.text)", path: output))
         }
         do {
             let manifest: ShardManifest
             if by == .category {
-                let indexes = try categories().map { ($0.name, try CallDirIndex(path: $0.path, verify: true)) }
+                let indexes = try categories.map { ($0.name, try CallDirIndex(path: $0.path, verify: true)) }
                 manifest = try ShardWriter.write(categories: indexes, extensionPrefix: extensionPrefix, folder: output, temporaryFolder: tmpdir)
             } else {
                 let source = try CallDirIndex(path: path, verify: true)
@@ -121,10 +121,9 @@ struct ShardCommand: ParsableCommand {
                 out.write(String(decoding: manifest.encoded, as: UTF8.self))
             } else {
                 for shard in manifest.shards {
-                    let kinds = [shard.blocking ? "blocking" : nil, shard.identification ? "identification" : nil].compactMap { $0 }
                     let numbers = shard.numbers.first == 0 && shard.numbers.last == Int64.max ? "every number"
                         : "\(shard.numbers.first)-\(shard.numbers.last)"
-                    out.write("\(shard.file)  \(shard.extensionIdentifier)  \(kinds.joined(separator: "+"))  \(numbers)  "
+                    out.write("\(shard.file)  \(shard.extensionIdentifier)  \(shard.kindsText)  \(numbers)  "
                               + counted(shard.deviceEntries, "entry", "entries") + "\n")
                 }
                 out.write("wrote \(counted(manifest.shards.count, "shard")) and \(output)/shards.json from \(path) "
@@ -134,5 +133,12 @@ struct ShardCommand: ParsableCommand {
         } catch let error as CallDirError {
             throw Terminal.fail(error, negative: [.corruptIndex, .unsupportedVersion])
         }
+    }
+}
+
+extension ShardManifest.Shard {
+    /// The kinds its extension loads, as `shard` and `simulate --shards` print them.
+    var kindsText: String {
+        [blocking ? "blocking" : nil, identification ? "identification" : nil].compactMap { $0 }.joined(separator: "+")
     }
 }

@@ -75,8 +75,7 @@ struct ShardedRun {
     var text: String {
         var out = ""
         for e in extensions {
-            let kinds = [e.shard.blocking ? "blocking" : nil, e.shard.identification ? "identification" : nil].compactMap { $0 }
-            out += "\(e.shard.extensionIdentifier)  \(e.shard.file)  \(kinds.joined(separator: "+"))  "
+            out += "\(e.shard.extensionIdentifier)  \(e.shard.file)  \(e.shard.kindsText)  "
             if e.off {
                 out += "off in Settings: not asked\n"
                 continue
