@@ -68,6 +68,20 @@ enum FeedRunner {
         return try FeedPrivateKey(fileText: String(decoding: keyText, as: UTF8.self), path: path)
     }
 
+    /// A publication as `publish --json` prints it (one index, or each channel of `--shards`):
+    /// the manifest now, and what the publication added and pruned (nil: nothing published).
+    static func publicationMembers(_ m: FeedManifest, _ outcome: FeedPublisher.Outcome?, composed: Bool) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [
+            ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)), ("size", .int(m.index.size)),
+            ("expires", .string(FeedText.timestamp(m.expires))),
+            ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
+            ("newDeltas", .int(Int64(outcome?.newDeltas ?? 0))),
+        ]
+        if composed { members.append(("composedDeltas", .int(Int64(outcome?.composedDeltas ?? 0)))) }
+        members.append(("pruned", .array((outcome?.pruned ?? []).map { .string($0) })))
+        return members
+    }
+
     static func publish(_ options: PublishOptions) throws {
         let key = try privateKey(options.key)
         var settings = FeedPublisher.Options()
@@ -84,13 +98,8 @@ enum FeedRunner {
         let outcome = try FeedPublisher.publish(index: index, feed: options.feed, key: key, options: settings)
         let m = outcome.manifest
         if options.json {
-            say(1, JSONValue.object([
-                ("feed", .string(options.feed)), ("feedId", .string(m.feed ?? "")), ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)),
-                ("size", .int(m.index.size)), ("expires", .string(FeedText.timestamp(m.expires))),
-                ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
-                ("newDeltas", .int(Int64(outcome.newDeltas))), ("composedDeltas", .int(Int64(outcome.composedDeltas))),
-                ("pruned", .array(outcome.pruned.map { .string($0) })),
-            ]).rendered() + "\n")
+            say(1, JSONValue.object([("feed", .string(options.feed)), ("feedId", .string(m.feed ?? ""))]
+                                    + publicationMembers(m, outcome, composed: true)).rendered() + "\n")
         } else {
             say(1, "published serial \(m.serial) of feed \(m.feed ?? "") in \(options.feed): index \(m.index.sha256.prefix(16))… (\(m.index.size) bytes), "
                 + (m.deltas.isEmpty ? "no delta, " : "\(m.deltas.count) delta(s) (\(m.deltas.map { String($0.size) }.joined(separator: ", ")) bytes), ")

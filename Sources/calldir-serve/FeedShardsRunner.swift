@@ -14,16 +14,9 @@ extension FeedRunner {
             say(1, JSONValue.object([
                 ("feed", .string(options.feed)), ("shards", .string(shards)),
                 ("channels", .array(channels.map { channel in
-                    let m = channel.manifest
-                    return .object([
-                        ("extension", .string(channel.extensionIdentifier)), ("published", .bool(channel.published != nil)),
-                        ("retired", .bool(channel.retired)),
-                        ("serial", .int(m.serial)), ("sha256", .string(m.index.sha256)), ("size", .int(m.index.size)),
-                        ("expires", .string(FeedText.timestamp(m.expires))),
-                        ("deltas", .array(m.deltas.map { .object([("from", .string($0.from)), ("size", .int($0.size))]) })),
-                        ("newDeltas", .int(Int64(channel.published?.newDeltas ?? 0))),
-                        ("pruned", .array((channel.published?.pruned ?? []).map { .string($0) })),
-                    ])
+                    .object([("extension", .string(channel.extensionIdentifier)), ("published", .bool(channel.published != nil)),
+                             ("retired", .bool(channel.retired))]
+                            + publicationMembers(channel.manifest, channel.published, composed: false))
                 })),
             ]).rendered() + "\n")
             return
